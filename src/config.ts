@@ -1,0 +1,52 @@
+import os from 'node:os';
+import { z } from 'zod';
+
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => ['true', '1', 'yes'].includes(v));
+const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+
+/** Every setting, from the environment, validated at start. Documented in the README. */
+export const configSchema = z.object({
+  PORT: int(8080, 0),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DOCKER_SOCKET: z.string().default('/var/run/docker.sock'),
+  PYTHON_IMAGE: z.string().default('code-runner-python:latest'),
+  NODE_IMAGE: z.string().default('code-runner-node:latest'),
+  SANDBOX_RUNTIME: z.enum(['auto', 'runc', 'crun', 'runsc']).default('auto'),
+  SANDBOX_INSTANCE: z.string().regex(/^[\w.-]+$/).default('default'),
+  SANDBOX_MEMORY_MB: int(256, 32),
+  SANDBOX_CPUS: z.coerce.number().positive().default(1),
+  SANDBOX_PIDS: int(64, 8),
+  SANDBOX_TMPFS_MB: int(64, 1),
+  SANDBOX_NOFILE: int(256, 16),
+  SANDBOX_FSIZE_MB: int(32, 1),
+  EXECUTION_TIMEOUT_MS: int(15_000, 100),
+  STDOUT_CAP_BYTES: int(64 * 1024, 1024),
+  MAX_CODE_BYTES: int(64 * 1024, 1),
+  MAX_TEST_CASES: int(100, 1),
+  MAX_BODY_BYTES: int(1024 * 1024, 1024),
+  MAX_JSON_DEPTH: int(256, 2),
+  CONCURRENCY: int(Math.max(2, os.availableParallelism() * 4), 1),
+  QUEUE_LIMIT: int(100, 0),
+  POOL_ENABLED: bool.default(true),
+  POOL_MIN_PYTHON: int(2),
+  POOL_MIN_NODE: int(2),
+  POOL_MAX_PER_LANGUAGE: int(12, 0),
+  POOL_REFILL_CONCURRENCY: int(4, 1),
+  POOL_MAX_AGE_MS: int(5 * 60_000, 1000),
+  POOL_IDLE_SHRINK_MS: int(30_000, 1000),
+  SANDBOX_MAX_CONTAINERS: int(32, 1),
+  SANDBOX_MEMORY_BUDGET_MB: int(8192, 32),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new Error(`invalid configuration:\n${lines}`);
+  }
+  return parsed.data;
+}

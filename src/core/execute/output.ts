@@ -1,0 +1,18 @@
+export const TRUNCATION_MARKER = '\n...[truncated]';
+
+/** Keeps at most `capBytes` UTF-8 bytes of `text`, cut on a character boundary, marking the cut. */
+export function capOutput(text: string, capBytes: number): string {
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length <= capBytes) return text;
+  let end = capBytes;
+  // step back over UTF-8 continuation bytes so no character is split
+  while (end > 0 && (bytes[end] & 0xc0) === 0x80) end -= 1;
+  return bytes.subarray(0, end).toString('utf8') + TRUNCATION_MARKER;
+}
+
+/** Joins what the harness captured with output that escaped it (fd-level writes), under one cap. */
+export function joinOutput(captured: string, stray: string, capBytes: number): string {
+  if (!stray) return captured;
+  if (captured.endsWith(TRUNCATION_MARKER)) return captured;
+  return capOutput(captured + stray, capBytes);
+}

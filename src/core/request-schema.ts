@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { isLosslessNumber } from 'lossless-json';
+
+/** Request limits; configurable, documented in the README. */
+export interface RequestLimits {
+  maxCodeBytes: number;
+  maxTestCases: number;
+  maxDepth: number;
+  maxCaseTimeoutMs: number;
+}
+
+export const DEFAULT_LIMITS: RequestLimits = { maxCodeBytes: 64 * 1024, maxTestCases: 100, maxDepth: 256, maxCaseTimeoutMs: 15_000 };
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || isLosslessNumber(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** Depth of a JSON value; numbers parsed losslessly count as leaves. */
+export function jsonDepth(value: unknown, limit: number, depth = 0): number {
+  if (depth > limit) return depth;
+  if (Array.isArray(value)) return value.reduce<number>((max, v) => Math.max(max, jsonDepth(v, limit, depth + 1)), depth + 1);
+  if (isPlainObject(value)) return Object.values(value).reduce<number>((max, v) => Math.max(max, jsonDepth(v, limit, depth + 1)), depth + 1);
+  return depth;
+}
+
+const jsonObject = z.custom<Record<string, unknown>>(isPlainObject, { message: 'must be an object' });
+const identifier = z.string().min(1).max(200);
+
+export function executeRequestSchema(limits: RequestLimits = DEFAULT_LIMITS) {
+  const depthCheck = (label: string) => (value: unknown, ctx: z.RefinementCtx) => {
+    if (jsonDepth(value, limits.maxDepth) > limits.maxDepth) {
+      ctx.addIssue({ code: 'custom', message: `${label} is nested deeper than ${limits.maxDepth} levels` });
+    }
+  };
+  const testCase = z.object({
+    args: jsonObject.superRefine(depthCheck('args')).meta({ description: 'Arguments keyed by parameter name, in parameter order' }),
+    expected: z.unknown().superRefine(depthCheck('expected')).meta({ description: 'Expected return value (any JSON value, null allowed)' }),
+  }).superRefine((value, ctx) => {
+    if (!('expected' in value)) ctx.addIssue({ code: 'custom', path: ['expected'], message: 'expected is required (it may be null)' });
+  });
+
+  return z.object({
+    code: z.string().min(1, 'code must not be empty').refine(
+      (code) => Buffer.byteLength(code, 'utf8') <= limits.maxCodeBytes,
+      { message: `code must be at most ${limits.maxCodeBytes} bytes (UTF-8)` },
+    ).meta({ description: 'Full source to run' }),
+    language: z.string().meta({ description: 'python, javascript or typescript (aliases py, js, ts; case-insensitive); others give 422' }),
+    functionName: identifier.optional().meta({ description: 'Canonical snake_case name, used if extraction from the source fails' }),
+    testCases: z.array(testCase)
+      .min(1, 'at least one test case is required')
+      .max(limits.maxTestCases, `at most ${limits.maxTestCases} test cases are allowed`),
+    functionNames: z.object({ python: identifier.optional(), javascript: identifier.optional(), typescript: identifier.optional() })
+      .optional().meta({ description: 'Per-language function names; typescript falls back to javascript' }),
+    pythonFunctionName: identifier.optional().meta({ description: 'Legacy fallback for python' }),
+    jsFunctionName: identifier.optional().meta({ description: 'Legacy fallback for javascript and typescript' }),
+    caseTimeoutMs: z.number().int().min(1).max(limits.maxCaseTimeoutMs).optional()
+      .meta({ description: 'Optional per-case wall-clock limit; a case over it reports error "timed out" and the others still run' }),
+  });
+}
+
+export type ExecuteRequest = z.infer<ReturnType<typeof executeRequestSchema>>;
+export type TestCase = ExecuteRequest['testCases'][number];

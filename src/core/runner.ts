@@ -1,0 +1,173 @@
+import type Docker from 'dockerode';
+import PQueue from 'p-queue';
+import { BusyError, InvalidRequestError, ShuttingDownError, UnsupportedLanguageError } from './errors.js';
+import { collectResults } from './execute/collect-results.js';
+import { executeJob } from './execute/execute-job.js';
+import { prepareExecution } from './execute/prepare.js';
+import { LANGUAGES, parseLanguage, runtimeOf, type Language, type Runtime } from './languages.js';
+import { executeRequestSchema, type RequestLimits } from './request-schema.js';
+import type { CaseResult } from './result-schema.js';
+import { ContainerBudget } from './sandbox/budget.js';
+import { containerOptions, type SandboxLimits } from './sandbox/container-spec.js';
+import { imagePresent, pickRuntime, removeLabelled, type RuntimeChoice } from './sandbox/engine.js';
+import { SandboxPool, type PoolStats } from './sandbox/pool.js';
+import { Sandbox } from './sandbox/sandbox.js';
+
+export interface RunnerSettings {
+  images: Record<Runtime, string>;
+  runtime: RuntimeChoice;
+  instance: string;
+  limits: SandboxLimits;
+  request: RequestLimits;
+  timeoutMs: number;
+  stdoutCapBytes: number;
+  concurrency: number;
+  queueLimit: number;
+  pool: { enabled: boolean; minIdle: Record<Runtime, number>; maxPerRuntime: number; refillConcurrency: number; maxAgeMs: number; idleShrinkMs: number };
+  maxContainers: number;
+}
+
+export type ExecutionStatus = 'completed' | 'timed-out';
+export interface Execution {
+  status: ExecutionStatus;
+  language: Language;
+  results: CaseResult[];
+  timings: { queueMs: number; acquireMs: number; runMs: number };
+}
+
+export interface RunnerStats { queued: number; running: number; pools: Record<Runtime, PoolStats>; runtime: string }
+export interface LanguageInfo { language: Language; aliases: string[]; runtime: string; version: string | null }
+
+const ALIASES: Record<Language, string[]> = { python: ['py'], javascript: ['js'], typescript: ['ts'] };
+
+/**
+ * The runner core's one interface: validate a request, run it in single-use containers, and
+ * return per-case results. It knows nothing of HTTP, accounts or JSON-RPC.
+ */
+export class Runner {
+  private readonly queue: PQueue;
+  private readonly pools: Record<Runtime, SandboxPool>;
+  private readonly versions: Partial<Record<Runtime, string>> = {};
+  private readonly schema: ReturnType<typeof executeRequestSchema>;
+  private closing = false;
+
+  private constructor(private readonly docker: Docker, private readonly settings: RunnerSettings, readonly ociRuntime: string, onPoolError: (error: Error) => void) {
+    this.queue = new PQueue({ concurrency: settings.concurrency });
+    this.schema = executeRequestSchema(settings.request);
+    const budget = new ContainerBudget(settings.maxContainers);
+    const makePool = (runtime: Runtime) => new SandboxPool(
+      () => this.startSandbox(runtime),
+      {
+        minIdle: settings.pool.enabled ? settings.pool.minIdle[runtime] : 0,
+        maxSize: settings.pool.enabled ? settings.pool.maxPerRuntime : 0,
+        refillConcurrency: settings.pool.enabled ? settings.pool.refillConcurrency : settings.maxContainers,
+        maxAgeMs: settings.pool.maxAgeMs,
+        idleShrinkMs: settings.pool.idleShrinkMs,
+        readyTimeoutMs: Math.min(settings.timeoutMs, 10_000),
+      },
+      budget,
+      onPoolError,
+    );
+    this.pools = { python: makePool('python'), node: makePool('node') };
+  }
+
+  static async create(docker: Docker, settings: RunnerSettings, onPoolError: (error: Error) => void = () => undefined): Promise<Runner> {
+    const ociRuntime = await pickRuntime(docker, settings.runtime);
+    await removeLabelled(docker, settings.instance);
+    return new Runner(docker, settings, ociRuntime, onPoolError);
+  }
+
+  /** Validates `body` (numbers parsed losslessly) and runs it. User-code faults are results, never errors. */
+  async execute(body: unknown): Promise<Execution> {
+    if (this.closing) throw new ShuttingDownError('the runner is shutting down');
+    const parsed = this.schema.safeParse(body);
+    if (!parsed.success) {
+      throw new InvalidRequestError('request validation failed', parsed.error.issues.map((i) => ({ path: i.path.map(String), message: i.message })));
+    }
+    const request = parsed.data;
+    const language = parseLanguage(request.language);
+    if (!language) throw new UnsupportedLanguageError(`language "${request.language}" is not supported; use one of ${LANGUAGES.join(', ')}`);
+
+    const prepared = prepareExecution(request, language, this.settings.stdoutCapBytes);
+    if (prepared.kind === 'fail-all') {
+      return { status: 'completed', language, results: collectResults(request.testCases, new Map(), () => prepared.error), timings: { queueMs: 0, acquireMs: 0, runMs: 0 } };
+    }
+    if (this.queue.size >= this.settings.queueLimit) throw new BusyError('the execution queue is full; retry shortly', 1);
+
+    const enqueuedAt = Date.now();
+    const pool = this.pools[prepared.runtime];
+    return (await this.queue.add(async (): Promise<Execution> => {
+      const startedAt = Date.now();
+      // The 15 s budget starts when the job leaves the queue; queue wait is bounded by the queue length instead.
+      const job = prepared.job.cases.length === 0
+        ? { outcomes: new Map(), reasons: new Map(), leadingStdout: '', timedOut: false, acquireMs: 0, runMs: 0 }
+        : await executeJob(pool, prepared.job, { deadline: startedAt + this.settings.timeoutMs, caseTimeoutMs: request.caseTimeoutMs, memoryMb: this.settings.limits.memoryMb });
+      const results = collectResults(
+        request.testCases,
+        job.outcomes,
+        (i) => prepared.caseErrors.get(i) ?? job.reasons.get(i) ?? 'no result',
+        job.leadingStdout,
+      );
+      return { status: job.timedOut ? 'timed-out' : 'completed', language, results, timings: { queueMs: startedAt - enqueuedAt, acquireMs: job.acquireMs, runMs: job.runMs } };
+    }, { throwOnTimeout: true })) as Execution;
+  }
+
+  stats(): RunnerStats {
+    return { queued: this.queue.size, running: this.queue.pending, pools: { python: this.pools.python.stats, node: this.pools.node.stats }, runtime: this.ociRuntime };
+  }
+
+  /** Docker reachable and both runner images present. */
+  async readiness(): Promise<{ ready: boolean; checks: Record<string, string> }> {
+    const checks: Record<string, string> = {};
+    try {
+      await this.docker.ping();
+      checks.docker = 'ok';
+    } catch (error) {
+      checks.docker = `unreachable: ${(error as Error).message}`;
+      return { ready: false, checks };
+    }
+    for (const [runtime, image] of Object.entries(this.settings.images)) {
+      checks[`image:${runtime}`] = (await imagePresent(this.docker, image)) ? 'ok' : `missing: ${image}`;
+    }
+    if (this.closing) checks.runner = 'shutting down';
+    return { ready: Object.values(checks).every((v) => v === 'ok'), checks };
+  }
+
+  async languages(): Promise<LanguageInfo[]> {
+    return Promise.all(LANGUAGES.map(async (language) => {
+      const runtime = runtimeOf(language);
+      return { language, aliases: ALIASES[language], runtime: runtime === 'node' ? 'node' : 'python', version: await this.version(runtime) };
+    }));
+  }
+
+  /** Stops taking work, lets queued and running executions finish, then removes every container. */
+  async close(): Promise<void> {
+    this.closing = true;
+    await this.queue.onIdle();
+    await Promise.all([this.pools.python.close(), this.pools.node.close()]);
+    await removeLabelled(this.docker, this.settings.instance).catch(() => 0);
+  }
+
+  private async version(runtime: Runtime): Promise<string | null> {
+    if (this.versions[runtime]) return this.versions[runtime] ?? null;
+    try {
+      const sandbox = await this.startSandbox(runtime);
+      try {
+        return (this.versions[runtime] = await sandbox.ready);
+      } finally {
+        void sandbox.dispose().catch(() => undefined);
+      }
+    } catch {
+      return null;
+    }
+  }
+
+  private async startSandbox(runtime: Runtime): Promise<Sandbox> {
+    const { limits } = this.settings;
+    // Node's heap limit sits below the container's, so a runaway allocation is reported instead of OOM-killed.
+    const env = runtime === 'node' ? [`NODE_OPTIONS=--max-old-space-size=${Math.max(16, Math.floor(limits.memoryMb * 0.75))}`] : [];
+    const sandbox = await Sandbox.start(this.docker, containerOptions(this.settings.images[runtime], this.ociRuntime, this.settings.instance, limits, env));
+    void sandbox.ready.then((version) => { this.versions[runtime] ??= version; }, () => undefined);
+    return sandbox;
+  }
+}

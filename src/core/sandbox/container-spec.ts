@@ -1,0 +1,57 @@
+import type Docker from 'dockerode';
+
+/** The isolation settings every sandbox container gets (docs/security.md explains each one). */
+export interface SandboxLimits {
+  memoryMb: number;
+  cpus: number;
+  pids: number;
+  tmpfsMb: number;
+  nofile: number;
+  fsizeMb: number;
+}
+
+export const SANDBOX_LABEL = 'code-runner.sandbox';
+/** The unprivileged uid:gid the harness runs as; no such user exists on the host. */
+export const SANDBOX_USER = '10001:10001';
+
+export function containerOptions(image: string, runtime: string, instance: string, limits: SandboxLimits, env: string[]): Docker.ContainerCreateOptions {
+  const memory = limits.memoryMb * 1024 * 1024;
+  return {
+    Image: image,
+    User: SANDBOX_USER,
+    Env: env,
+    WorkingDir: '/tmp',
+    Labels: { [SANDBOX_LABEL]: instance },
+    NetworkDisabled: true,
+    AttachStdin: true,
+    AttachStdout: true,
+    AttachStderr: true,
+    OpenStdin: true,
+    StdinOnce: false,
+    Tty: false,
+    HostConfig: {
+      Runtime: runtime,
+      NetworkMode: 'none',
+      ReadonlyRootfs: true,
+      Tmpfs: { '/tmp': `rw,nosuid,nodev,noexec,size=${limits.tmpfsMb}m,mode=1777` },
+      CapDrop: ['ALL'],
+      SecurityOpt: ['no-new-privileges'],
+      PidsLimit: limits.pids,
+      Memory: memory,
+      MemorySwap: memory,
+      MemorySwappiness: 0,
+      NanoCpus: Math.round(limits.cpus * 1e9),
+      Ulimits: [
+        { Name: 'nofile', Soft: limits.nofile, Hard: limits.nofile },
+        { Name: 'fsize', Soft: limits.fsizeMb * 1024 * 1024, Hard: limits.fsizeMb * 1024 * 1024 },
+        { Name: 'core', Soft: 0, Hard: 0 },
+      ],
+      IpcMode: 'private',
+      PidMode: '',
+      Privileged: false,
+      AutoRemove: false,
+      LogConfig: { Type: 'none', Config: {} },
+      Init: false,
+    },
+  };
+}

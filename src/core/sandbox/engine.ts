@@ -1,0 +1,42 @@
+import Docker from 'dockerode';
+import { SandboxError } from '../errors.js';
+import { SANDBOX_LABEL } from './container-spec.js';
+import { stageError } from './sandbox.js';
+
+export type RuntimeChoice = 'auto' | 'runc' | 'crun' | 'runsc';
+
+export function connectDocker(socketPath: string): Docker {
+  return new Docker({ socketPath });
+}
+
+/** The OCI runtime to use: the configured one, or for `auto` the fastest one the engine has (crun, else runc). */
+export async function pickRuntime(docker: Docker, choice: RuntimeChoice): Promise<string> {
+  let runtimes: string[];
+  try {
+    const info = (await docker.info()) as { Runtimes?: Record<string, unknown> };
+    runtimes = Object.keys(info.Runtimes ?? {});
+  } catch (error) {
+    throw stageError('engine', error);
+  }
+  if (choice === 'auto') return runtimes.includes('crun') ? 'crun' : 'runc';
+  if (!runtimes.includes(choice)) {
+    throw new SandboxError('engine', `runtime ${choice} is not registered with the Docker engine (has: ${runtimes.join(', ')}); run docker/setup-host.sh`);
+  }
+  return choice;
+}
+
+/** Force-removes every container this instance labelled, e.g. those a crashed earlier run left behind. */
+export async function removeLabelled(docker: Docker, instance: string): Promise<number> {
+  const containers = await docker.listContainers({ all: true, filters: { label: [`${SANDBOX_LABEL}=${instance}`] } });
+  await Promise.all(containers.map((c) => docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined)));
+  return containers.length;
+}
+
+export async function imagePresent(docker: Docker, image: string): Promise<boolean> {
+  try {
+    await docker.getImage(image).inspect();
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,163 @@
+import { SandboxError } from '../errors.js';
+import type { ContainerBudget } from './budget.js';
+import type { Sandbox } from './sandbox.js';
+
+export interface PoolOptions {
+  /** Warm containers kept ready when idle; 0 turns the pool off (every request starts its own container). */
+  minIdle: number;
+  /** The most ready-or-starting containers this pool grows to under load. */
+  maxSize: number;
+  refillConcurrency: number;
+  maxAgeMs: number;
+  idleShrinkMs: number;
+  readyTimeoutMs: number;
+}
+
+export interface PoolStats { ready: number; starting: number; inUse: number; waiting: number }
+
+interface Waiter { resolve: (sandbox: Sandbox) => void; reject: (error: Error) => void }
+
+const MAX_BACKOFF_MS = 5_000;
+
+/**
+ * Warm containers for one runtime. A container is handed out once and retired after its job;
+ * the pool refills in the background, grows when requests find it empty, shrinks when idle.
+ */
+export class SandboxPool {
+  private readonly ready: Sandbox[] = [];
+  private readonly waiters: Waiter[] = [];
+  private starting = 0;
+  private inUse = 0;
+  private extraIdle = 0;
+  private failures = 0;
+  private backoffUntil = 0;
+  private backoffTimer: NodeJS.Timeout | undefined;
+  private lastMiss = Date.now();
+  private readonly shrinkTimer: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(
+    private readonly startSandbox: () => Promise<Sandbox>,
+    private readonly options: PoolOptions,
+    private readonly budget: ContainerBudget,
+    private readonly onError: (error: Error) => void = () => undefined,
+  ) {
+    budget.onRelease(() => this.pump());
+    this.shrinkTimer = setInterval(() => this.shrinkAndExpire(), Math.min(options.idleShrinkMs, options.maxAgeMs, 5_000));
+    this.shrinkTimer.unref();
+    this.pump();
+  }
+
+  get stats(): PoolStats {
+    return { ready: this.ready.length, starting: this.starting, inUse: this.inUse, waiting: this.waiters.length };
+  }
+
+  /** A started container whose harness is loaded and waiting for its one job. */
+  acquire(): Promise<Sandbox> {
+    if (this.closed) return Promise.reject(new SandboxError('pool', 'the pool is closed'));
+    for (let sandbox = this.ready.shift(); sandbox; sandbox = this.ready.shift()) {
+      if (this.isFresh(sandbox)) {
+        this.inUse += 1;
+        this.pump();
+        return Promise.resolve(sandbox);
+      }
+      this.dispose(sandbox);
+    }
+    this.lastMiss = Date.now();
+    if (this.options.minIdle > 0) this.extraIdle = Math.min(this.extraIdle + 1, Math.max(0, this.options.maxSize - this.options.minIdle));
+    return new Promise((resolve, reject) => {
+      this.waiters.push({ resolve: (sandbox) => { this.inUse += 1; resolve(sandbox); }, reject });
+      this.pump();
+    });
+  }
+
+  /** Removes a container that was handed out, in the background. */
+  retire(sandbox: Sandbox): void {
+    this.inUse = Math.max(0, this.inUse - 1);
+    this.dispose(sandbox);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.shrinkTimer);
+    clearTimeout(this.backoffTimer);
+    for (const waiter of this.waiters.splice(0)) waiter.reject(new SandboxError('pool', 'the runner is shutting down'));
+    await Promise.all(this.ready.splice(0).map((sandbox) => sandbox.dispose().catch(() => undefined)));
+  }
+
+  private get wanted(): number {
+    const idle = this.options.minIdle > 0 ? this.options.minIdle + this.extraIdle : 0;
+    return Math.min(this.waiters.length + idle, Math.max(this.options.maxSize, this.waiters.length));
+  }
+
+  private pump(): void {
+    if (this.closed) return;
+    const now = Date.now();
+    if (now < this.backoffUntil) {
+      this.backoffTimer ??= setTimeout(() => { this.backoffTimer = undefined; this.pump(); }, this.backoffUntil - now);
+      return;
+    }
+    while (this.ready.length + this.starting < this.wanted && this.starting < this.options.refillConcurrency && this.budget.tryTake()) {
+      this.spawn();
+    }
+  }
+
+  private spawn(): void {
+    this.starting += 1;
+    const started = this.startSandbox().then(async (sandbox) => {
+      const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new SandboxError('start', 'the harness did not become ready in time')), this.options.readyTimeoutMs).unref());
+      try {
+        await Promise.race([sandbox.ready, timeout]);
+        return sandbox;
+      } catch (error) {
+        void sandbox.dispose().catch(() => undefined);
+        throw error;
+      }
+    });
+    started.then(
+      (sandbox) => {
+        this.starting -= 1;
+        this.failures = 0;
+        const waiter = this.waiters.shift();
+        if (this.closed) this.dispose(sandbox);
+        else if (waiter) waiter.resolve(sandbox);
+        else this.ready.push(sandbox);
+        this.pump();
+      },
+      (error: Error) => {
+        this.starting -= 1;
+        this.budget.release();
+        this.failures += 1;
+        this.backoffUntil = Date.now() + Math.min(MAX_BACKOFF_MS, 50 * 2 ** this.failures);
+        this.onError(error);
+        // A request waiting on a broken engine gets the error now instead of hanging until its deadline.
+        this.waiters.shift()?.reject(error);
+        this.pump();
+      },
+    );
+  }
+
+  private isFresh(sandbox: Sandbox): boolean {
+    return sandbox.isAlive && Date.now() - sandbox.createdAt < this.options.maxAgeMs;
+  }
+
+  private shrinkAndExpire(): void {
+    for (const sandbox of [...this.ready]) {
+      if (!this.isFresh(sandbox)) {
+        this.ready.splice(this.ready.indexOf(sandbox), 1);
+        this.dispose(sandbox);
+      }
+    }
+    if (this.extraIdle > 0 && Date.now() - this.lastMiss > this.options.idleShrinkMs) {
+      this.extraIdle -= 1;
+      this.lastMiss = Date.now();
+      const surplus = this.ready.length - (this.options.minIdle + this.extraIdle);
+      if (surplus > 0) this.dispose(this.ready.pop() as Sandbox);
+    }
+    this.pump();
+  }
+
+  private dispose(sandbox: Sandbox): void {
+    sandbox.dispose().catch((error: Error) => this.onError(error)).finally(() => this.budget.release());
+  }
+}

@@ -1,0 +1,150 @@
+import type Docker from 'dockerode';
+import { PassThrough, type Duplex } from 'node:stream';
+import { SandboxError, type SandboxStage } from '../errors.js';
+import { FrameParser, type HarnessEvent } from './frame-parser.js';
+
+export interface ExitInfo { statusCode: number; oomKilled: boolean; killedByHost: boolean }
+
+/** Tags a Docker failure with the stage it happened in, so that a 502 explains itself. */
+export function stageError(stage: SandboxStage, error: unknown): SandboxError {
+  const err = error as { statusCode?: number; code?: string; json?: { message?: string }; message?: string };
+  if (err.code === 'ENOENT' || err.code === 'ECONNREFUSED' || err.code === 'EACCES') {
+    return new SandboxError('engine', `Docker engine unreachable (${err.code})`, { cause: error });
+  }
+  const message = err.json?.message ?? err.message ?? String(error);
+  if (stage === 'create' && err.statusCode === 404) return new SandboxError('image', `runner image missing: ${message}`, { cause: error });
+  return new SandboxError(stage, message, { cause: error });
+}
+
+/**
+ * One single-use container running a harness: created, attached and started, then handed
+ * exactly one job. Events from the harness are buffered until a listener is attached.
+ */
+export class Sandbox {
+  readonly createdAt = Date.now();
+  readonly ready: Promise<string>;
+  readonly exited: Promise<ExitInfo>;
+  /** Resolves when the output stream has ended, so that no frame is still in flight after an exit. */
+  readonly drained: Promise<void>;
+  private resolveDrained!: () => void;
+  private readonly parser: FrameParser;
+  private listener: ((event: HarnessEvent) => void) | undefined;
+  private backlog: HarnessEvent[] = [];
+  private killed = false;
+  private disposed: Promise<void> | undefined;
+  private hasExited = false;
+  private resolveReady!: (runtime: string) => void;
+  private rejectReady!: (error: Error) => void;
+
+  private constructor(private readonly container: Docker.Container, private readonly stream: Duplex, waitResult: Promise<{ StatusCode: number }>) {
+    this.ready = new Promise((resolve, reject) => { this.resolveReady = resolve; this.rejectReady = reject; });
+    this.ready.catch(() => undefined);
+    this.drained = new Promise((resolve) => { this.resolveDrained = resolve; });
+    this.parser = new FrameParser((event) => this.dispatch(event));
+    this.exited = waitResult.then(
+      async (result) => this.exitInfo(result.StatusCode),
+      (error: unknown) => { throw stageError('wait', error); },
+    ).finally(() => {
+      this.hasExited = true;
+      this.rejectReady(new SandboxError('start', 'the harness exited before it was ready'));
+    });
+    this.exited.catch(() => undefined);
+  }
+
+  static async start(docker: Docker, options: Docker.ContainerCreateOptions): Promise<Sandbox> {
+    let container: Docker.Container;
+    try {
+      container = await docker.createContainer(options);
+    } catch (error) {
+      throw stageError('create', error);
+    }
+    try {
+      const waitResult = container.wait({ condition: 'next-exit' }) as Promise<{ StatusCode: number }>;
+      let stream: Duplex;
+      try {
+        stream = (await container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true })) as unknown as Duplex;
+      } catch (error) {
+        throw stageError('attach', error);
+      }
+      const sandbox = new Sandbox(container, stream, waitResult);
+      sandbox.wire(docker);
+      try {
+        await container.start();
+      } catch (error) {
+        throw stageError('start', error);
+      }
+      return sandbox;
+    } catch (error) {
+      container.remove({ force: true }).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  get id(): string { return this.container.id; }
+  get isAlive(): boolean { return !this.hasExited && !this.killed; }
+
+  /** Starts receiving events; anything that arrived before is replayed first. */
+  listen(listener: (event: HarnessEvent) => void): void {
+    this.listener = listener;
+    const backlog = this.backlog;
+    this.backlog = [];
+    for (const event of backlog) listener(event);
+  }
+
+  send(nonce: string, jobLine: string): void {
+    this.parser.setNonce(nonce);
+    this.stream.write(jobLine.endsWith('\n') ? jobLine : `${jobLine}\n`);
+  }
+
+  /** SIGKILL from the host: the wall-clock limit never relies on anything inside the sandbox. */
+  async kill(): Promise<void> {
+    if (this.killed || this.hasExited) return;
+    this.killed = true;
+    await this.container.kill({ signal: 'SIGKILL' }).catch(() => undefined);
+  }
+
+  /** Kills if needed and force-removes the container; idempotent. */
+  dispose(): Promise<void> {
+    this.disposed ??= (async () => {
+      this.killed = true;
+      this.stream.destroy();
+      try {
+        await this.container.remove({ force: true });
+      } catch (error) {
+        const status = (error as { statusCode?: number }).statusCode;
+        if (status !== 404 && status !== 409) throw stageError('remove', error);
+      }
+    })();
+    return this.disposed;
+  }
+
+  private wire(docker: Docker): void {
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    docker.modem.demuxStream(this.stream, stdout, stderr);
+    stdout.on('data', (chunk: Buffer) => this.parser.push(chunk));
+    stderr.on('data', (chunk: Buffer) => this.dispatch({ kind: 'stray', text: chunk.toString('utf8') }));
+    const finish = () => { this.parser.end(); this.resolveDrained(); };
+    this.stream.once('end', finish);
+    this.stream.once('close', finish);
+    this.stream.on('error', () => undefined);
+  }
+
+  private dispatch(event: HarnessEvent): void {
+    if (event.kind === 'ready') {
+      this.resolveReady(event.runtime);
+      return;
+    }
+    if (this.listener) this.listener(event);
+    else this.backlog.push(event);
+  }
+
+  private async exitInfo(statusCode: number): Promise<ExitInfo> {
+    let oomKilled = false;
+    if (statusCode !== 0 && !this.killed) {
+      const info = await this.container.inspect().catch(() => undefined);
+      oomKilled = info?.State?.OOMKilled === true;
+    }
+    return { statusCode, oomKilled, killedByHost: this.killed };
+  }
+}

@@ -1,0 +1,42 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { BusyError, SandboxError } from '../../core/errors.js';
+import type { Runner } from '../../core/runner.js';
+import { mapError } from '../error-handler.js';
+import { losslessJson, useLosslessJson } from '../lossless-body.js';
+import type { RunnerMetrics } from '../metrics.js';
+
+export interface ExecuteRouteOptions { runner: Runner; metrics: RunnerMetrics; bodyLimit: number; timeoutMs: number }
+
+function languageOf(body: unknown): string {
+  const language = (body as { language?: unknown } | null)?.language;
+  return typeof language === 'string' ? language.toLowerCase().slice(0, 20) : 'unknown';
+}
+
+/** POST /api/v1/code/execute: the REST face of the runner core. */
+export async function executeRoute(app: FastifyInstance, options: ExecuteRouteOptions): Promise<void> {
+  useLosslessJson(app, options.bodyLimit);
+  app.post('/api/v1/code/execute', { bodyLimit: options.bodyLimit, config: { access: { auth: 'optional-key' } } }, async (request, reply) => {
+    const executionId = randomUUID();
+    const started = Date.now();
+    try {
+      const execution = await options.runner.execute(request.body);
+      options.metrics.recordExecution(execution);
+      const timedOut = execution.status === 'timed-out';
+      request.log.info({
+        executionId, language: execution.language, cases: execution.results.length,
+        outcome: timedOut ? 'timeout' : `${execution.results.filter((r) => r.passed).length}/${execution.results.length} passed`,
+        ...execution.timings, totalMs: Date.now() - started,
+      }, 'execution finished');
+      const payload = timedOut
+        ? { error: `execution timed out after ${options.timeoutMs} ms`, results: execution.results }
+        : { results: execution.results };
+      return reply.code(timedOut ? 408 : 200).header('x-execution-id', executionId).type('application/json; charset=utf-8').send(losslessJson(payload));
+    } catch (error) {
+      const outcome = error instanceof SandboxError ? 'sandbox_error' : error instanceof BusyError ? 'busy' : 'rejected';
+      options.metrics.recordFailure(languageOf(request.body), outcome);
+      request.log.info({ executionId, outcome, status: mapError(error).status, totalMs: Date.now() - started }, 'execution not run');
+      throw error;
+    }
+  });
+}
