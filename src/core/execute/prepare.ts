@@ -38,7 +38,7 @@ export function prepareExecution(request: ExecuteRequest, language: Language, st
   const cases: BoundCase[] = [];
   const caseErrors = new Map<number, string>();
   request.testCases.forEach((testCase, i) => {
-    const bound = bindArgs(testCase.args, params, language);
+    const bound = bindArgs(testCase.args, params, language, target.names[0]);
     if (bound.ok) cases.push({ i, args: bound.args, kwargs: bound.kwargs, undef: bound.undef });
     else caseErrors.set(i, bound.error);
   });

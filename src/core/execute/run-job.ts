@@ -38,6 +38,12 @@ const DRAIN_GRACE_MS = 500;
 // Node aborts on its own heap limit (set below the container's) before the kernel's OOM killer acts.
 const V8_HEAP_EXHAUSTED = /JavaScript heap out of memory/;
 
+/** The job line the harness reads on stdin (docs/harness-protocol.md, section 2). */
+export function encodeJob(job: HarnessJob, nonce: string): string {
+  const { lineMap: _lineMap, ...wire } = job;
+  return stringifyLossless({ nonce, ...wire }) ?? '';
+}
+
 /** Sends one job to a ready sandbox and collects its streamed results until it ends, one way or another. */
 export function runJob(sandbox: Sandbox, job: HarnessJob, limits: RunLimits): Promise<JobReport> {
   const nonce = randomBytes(16).toString('hex');
@@ -115,7 +121,6 @@ export function runJob(sandbox: Sandbox, job: HarnessJob, limits: RunLimits): Pr
       },
       () => finish('exited'),
     );
-    const { lineMap: _lineMap, ...wire } = job;
-    sandbox.send(nonce, stringifyLossless({ nonce, ...wire }) ?? '');
+    sandbox.send(nonce, encodeJob(job, nonce));
   });
 }
