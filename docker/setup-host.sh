@@ -44,7 +44,8 @@ register_runtimes() {
     const which = (b) => { try { return require("child_process").execSync("command -v " + b, { shell: "/bin/bash" }).toString().trim(); } catch { return ""; } };
     const crun = which("crun"), runsc = which("runsc");
     if (crun) conf.runtimes.crun = { path: crun };
-    if (runsc) conf.runtimes.runsc = { path: runsc, runtimeArgs: ["--platform=ptrace"] };
+    // ptrace works without KVM; the sandboxes never have a network, so gVisor needs none either.
+    if (runsc) conf.runtimes.runsc = { path: runsc, runtimeArgs: ["--platform=ptrace", "--network=none"] };
     process.stdout.write(JSON.stringify(conf, null, 2));
   ' "$conf")
   if [ ! -f "$conf" ] || [ "$(cat "$conf")" != "$want" ]; then
@@ -54,6 +55,20 @@ register_runtimes() {
   fi
 }
 register_runtimes
+
+# crun refuses a "hybrid" cgroup layout where a controller (here hugetlb) is left on the cgroup2
+# mount while the others are on v1; binding it to a v1 hierarchy too makes crun usable.
+fix_hybrid_cgroups() {
+  as_root || return 0
+  [ -f /sys/fs/cgroup/unified/cgroup.controllers ] || return 0
+  local controller
+  for controller in $(cat /sys/fs/cgroup/unified/cgroup.controllers); do
+    [ -d "/sys/fs/cgroup/$controller" ] && mountpoint -q "/sys/fs/cgroup/$controller" && continue
+    mkdir -p "/sys/fs/cgroup/$controller" && mount -t cgroup -o "$controller" cgroup "/sys/fs/cgroup/$controller" \
+      && log "bound cgroup controller $controller to a v1 hierarchy (for crun)" || true
+  done
+}
+fix_hybrid_cgroups
 
 if ! engine_up; then
   as_root || { log "no Docker engine answers and this user cannot start one"; exit 1; }

@@ -1,0 +1,17 @@
+# The service's own image. The runner images (docker/*.Dockerfile) are built separately with
+# `npm run images` on the Docker host the service drives through its socket:
+#   docker run -d -p 8080:8080 -v /var/run/docker.sock:/var/run/docker.sock -v code-runner-data:/data code-runner
+# The service needs the Docker socket, which is root-equivalent on that host: run it on the
+# isolated runner host only. User code never sees the socket (see docs/security.md).
+ARG BASE_IMAGE=node:20-bookworm-slim
+FROM ${BASE_IMAGE}
+WORKDIR /app
+ENV NODE_ENV=production PORT=8080 HOST=0.0.0.0 DATA_DIR=/data
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY tsconfig.json ./
+COPY src ./src
+VOLUME ["/data"]
+EXPOSE 8080
+HEALTHCHECK --interval=30s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+CMD ["node", "--import", "tsx", "src/main.ts"]

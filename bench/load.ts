@@ -1,0 +1,32 @@
+import { performance } from 'node:perf_hooks';
+
+export interface LoadResult { requests: number; concurrency: number; medianMs: number; p95Ms: number; perSecond: number; failures: number }
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/** Runs `request` `total` times with `concurrency` in flight; a request that throws counts as a failure. */
+export async function runLoad(request: () => Promise<void>, total: number, concurrency: number): Promise<LoadResult> {
+  const latencies: number[] = [];
+  let next = 0;
+  let failures = 0;
+  const started = performance.now();
+  const worker = async () => {
+    while (next < total) {
+      next += 1;
+      const t0 = performance.now();
+      try {
+        await request();
+        latencies.push(performance.now() - t0);
+      } catch {
+        failures += 1;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const wallSeconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { requests: total, concurrency, medianMs: percentile(latencies, 50), p95Ms: percentile(latencies, 95), perSecond: latencies.length / wallSeconds, failures };
+}

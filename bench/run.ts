@@ -1,0 +1,96 @@
+/**
+ * `npm run bench`: the same 10-case Python and JavaScript workloads through a bare harness process,
+ * a naive `docker run --rm` runner, the container churn ceiling, and this service with the pool
+ * off and on, all in one run. Prints a table and writes it as JSON under bench/results/.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import Docker from 'dockerode';
+import { loadConfig } from '../src/config.js';
+import { prepareExecution } from '../src/core/execute/prepare.js';
+import type { ExecuteRequest } from '../src/core/request-schema.js';
+import { pickRuntime } from '../src/core/sandbox/engine.js';
+import { runnerSettings } from '../src/service.js';
+import { runLoad, type LoadResult } from './load.js';
+import { bareRequest } from './targets/bare.js';
+import { churnRequest, naiveRequest } from './targets/naive.js';
+import { serviceRequest, startServiceProcess } from './targets/service.js';
+import { WORKLOADS, type WorkloadName } from './workloads.js';
+
+const TOTAL = Number(process.env.BENCH_REQUESTS ?? 100);
+const config = loadConfig();
+const settings = runnerSettings(config);
+const docker = new Docker({ socketPath: config.DOCKER_SOCKET });
+const runtime = await pickRuntime(docker, config.SANDBOX_RUNTIME);
+const runtimes = Object.keys(((await docker.info()) as { Runtimes?: object }).Runtimes ?? {});
+
+interface Row { target: string; workload: string; c1: LoadResult; c4?: LoadResult; c8?: LoadResult; peakRssMb?: number }
+const rows: Row[] = [];
+
+async function measure(target: string, workload: string, request: () => Promise<void>, levels: Array<1 | 4 | 8> = [1, 4, 8]): Promise<Row> {
+  await runLoad(request, 5, 1); // warm-up
+  const row: Row = { target, workload, c1: await runLoad(request, TOTAL, 1) };
+  if (levels.includes(4)) row.c4 = await runLoad(request, TOTAL, 4);
+  if (levels.includes(8)) row.c8 = await runLoad(request, TOTAL, 8);
+  rows.push(row);
+  process.stderr.write(`[bench] ${target} / ${workload} done\n`);
+  return row;
+}
+
+const names: WorkloadName[] = ['python', 'javascript'];
+for (const name of names) {
+  const request = WORKLOADS[name] as unknown as ExecuteRequest;
+  const prepared = prepareExecution(request, name, settings.stdoutCapBytes);
+  if (prepared.kind !== 'run') throw new Error(`workload ${name} does not prepare`);
+  const image = settings.images[prepared.runtime];
+  await measure('bare process (no isolation)', name, bareRequest(prepared.runtime, prepared.job, 10));
+  await measure(`naive docker run --rm (${runtime})`, name, naiveRequest(image, runtime, settings.limits, prepared.job, 10));
+}
+await measure(`container churn ceiling (${runtime})`, 'none', churnRequest(docker, settings.images.python, runtime, settings.limits));
+
+async function serviceRows(label: string, env: Record<string, string>, port: number, levels: Array<1 | 4 | 8> = [1, 4, 8]) {
+  const service = await startServiceProcess(port, env);
+  try {
+    for (const name of names) {
+      const row = await measure(label, name, serviceRequest(service.url, WORKLOADS[name], 10), levels);
+      row.peakRssMb = service.peakRssMb();
+    }
+  } finally {
+    await service.stop();
+  }
+}
+await serviceRows(`service, pool off (${runtime})`, { POOL_ENABLED: 'false', SANDBOX_RUNTIME: runtime }, 18181);
+await serviceRows(`service, pool on (${runtime})`, { POOL_ENABLED: 'true', SANDBOX_RUNTIME: runtime }, 18182);
+if (runtimes.includes('runsc') && process.env.BENCH_SKIP_RUNSC !== '1') {
+  await measure('container churn ceiling (runsc)', 'none', churnRequest(docker, settings.images.python, 'runsc', settings.limits));
+  await serviceRows('service, pool on (runsc)', { POOL_ENABLED: 'true', SANDBOX_RUNTIME: 'runsc' }, 18183);
+}
+
+const fmt = (n: number | undefined, digits = 0) => (n === undefined || Number.isNaN(n) ? '-' : n.toFixed(digits));
+const lines = [
+  '| target | workload | c1 median ms | c1 p95 ms | c4 req/s | c4 p95 ms | c8 req/s | c8 p95 ms | peak RSS MB |',
+  '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+  ...rows.map((r) => `| ${r.target} | ${r.workload} | ${fmt(r.c1.medianMs, 1)} | ${fmt(r.c1.p95Ms, 1)} | ${fmt(r.c4?.perSecond, 1)} | ${fmt(r.c4?.p95Ms)} | ${fmt(r.c8?.perSecond, 1)} | ${fmt(r.c8?.p95Ms)} | ${fmt(r.peakRssMb)} |`),
+];
+const find = (prefix: string, workload: string) => rows.find((r) => r.target.startsWith(prefix) && r.workload === workload);
+const ratios: Record<string, string> = {};
+for (const name of names) {
+  const bare = find('bare', name);
+  const pool = find(`service, pool on (${runtime})`, name);
+  const naive = find('naive', name);
+  const churn = find(`container churn ceiling (${runtime})`, 'none');
+  if (bare && pool && naive && churn) {
+    ratios[`${name}: pool c1 median / bare c1 median`] = (pool.c1.medianMs / bare.c1.medianMs).toFixed(2);
+    ratios[`${name}: naive c1 median / pool c1 median`] = (naive.c1.medianMs / pool.c1.medianMs).toFixed(1);
+    ratios[`${name}: pool c8 req/s / churn c8 req/s`] = ((pool.c8?.perSecond ?? 0) / (churn.c8?.perSecond ?? 1)).toFixed(2);
+  }
+}
+const failures = rows.reduce((sum, r) => sum + r.c1.failures + (r.c4?.failures ?? 0) + (r.c8?.failures ?? 0), 0);
+const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, Node ${process.version}, runtime ${runtime}`;
+const table = [`Machine: ${machine}`, `Requests per cell: ${TOTAL}; failed requests: ${failures}`, '', ...lines, '', ...Object.entries(ratios).map(([k, v]) => `- ${k}: ${v}`)].join('\n');
+process.stdout.write(`${table}\n`);
+
+mkdirSync('bench/results', { recursive: true });
+const record = { date: new Date().toISOString(), machine, requestsPerCell: TOTAL, runtime, rows, ratios, failures };
+writeFileSync(`bench/results/latest.json`, `${JSON.stringify(record, null, 2)}\n`);
+writeFileSync(`bench/results/latest.md`, `${table}\n`);

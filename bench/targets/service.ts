@@ -1,0 +1,44 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export interface RunningService { url: string; child: ChildProcess; peakRssMb(): number; stop(): Promise<void> }
+
+/** Starts the service as its own process (so its RSS is its own) and waits until it is ready and warm. */
+export async function startServiceProcess(port: number, env: Record<string, string>): Promise<RunningService> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SANDBOX_INSTANCE: `bench-${port}`, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i += 1) {
+    const ok = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (child.exitCode !== null) throw new Error('the service exited during start-up');
+    await sleep(100);
+  }
+  await sleep(2_000);
+  return {
+    url,
+    child,
+    peakRssMb: () => {
+      const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+      return match ? Number(match[1]) / 1024 : NaN;
+    },
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    },
+  };
+}
+
+export function serviceRequest(url: string, body: unknown, cases: number): () => Promise<void> {
+  const payload = JSON.stringify(body);
+  return async () => {
+    const response = await fetch(`${url}/api/v1/code/execute`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload });
+    const json = (await response.json()) as { results?: Array<{ passed: boolean }> };
+    if (response.status !== 200 || json.results?.length !== cases || !json.results.every((r) => r.passed)) {
+      throw new Error(`service answered ${response.status}`);
+    }
+  };
+}

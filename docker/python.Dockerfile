@@ -1,0 +1,10 @@
+# The Python runner: the runtime (with its full standard library) and the harness, nothing else.
+# BASE_IMAGE is python:3.12-slim where a registry is reachable, or a debootstrap'd Debian base
+# with Debian's python3 (docker/build-images.sh decides).
+ARG BASE_IMAGE=python:3.12-slim
+FROM ${BASE_IMAGE}
+COPY runners/python/harness.py /opt/runner/harness.py
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONIOENCODING=utf-8 LANG=C.UTF-8
+USER 10001:10001
+WORKDIR /tmp
+ENTRYPOINT ["python3", "-I", "-B", "/opt/runner/harness.py"]
