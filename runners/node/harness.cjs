@@ -145,12 +145,19 @@ function encode(value) {
   }
 }
 
+// Runtime errors carry the line of the innermost user frame; syntax errors also the column,
+// which V8 shows as a caret under the offending source line.
 function errorLocation(error, filename) {
   const stack = typeof error?.stack === 'string' ? error.stack : '';
   const escaped = filename.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const frame = new RegExp(`${escaped}:(\\d+)(?::(\\d+))?`).exec(stack);
+  const frame = new RegExp(`${escaped}:(\\d+)`).exec(stack);
   if (!frame) return { line: null, column: null };
-  return { line: Number(frame[1]), column: frame[2] ? Number(frame[2]) : null };
+  let column = null;
+  if (error instanceof SyntaxError && stack.startsWith(frame[0])) {
+    const caret = stack.split('\n')[2] ?? '';
+    if (/^\s*\^+\s*$/.test(caret)) column = caret.indexOf('^') + 1;
+  }
+  return { line: Number(frame[1]), column };
 }
 
 function describeError(error, filename) {

@@ -25,6 +25,16 @@ export function jsonDepth(value: unknown, limit: number, depth = 0): number {
   return depth;
 }
 
+/** Top-level numeric fields arrive as LosslessNumber from the lossless body parser. */
+function plainNumber(value: unknown): unknown {
+  if (!isLosslessNumber(value)) return value;
+  try {
+    return value.valueOf();
+  } catch {
+    return Number.NaN;
+  }
+}
+
 const jsonObject = z.custom<Record<string, unknown>>(isPlainObject, { message: 'must be an object' });
 const identifier = z.string().min(1).max(200);
 
@@ -55,7 +65,7 @@ export function executeRequestSchema(limits: RequestLimits = DEFAULT_LIMITS) {
       .optional().meta({ description: 'Per-language function names; typescript falls back to javascript' }),
     pythonFunctionName: identifier.optional().meta({ description: 'Legacy fallback for python' }),
     jsFunctionName: identifier.optional().meta({ description: 'Legacy fallback for javascript and typescript' }),
-    caseTimeoutMs: z.number().int().min(1).max(limits.maxCaseTimeoutMs).optional()
+    caseTimeoutMs: z.preprocess(plainNumber, z.number().int().min(1).max(limits.maxCaseTimeoutMs)).optional()
       .meta({ description: 'Optional per-case wall-clock limit; a case over it reports error "timed out" and the others still run' }),
   });
 }
