@@ -7,4 +7,4 @@ COPY runners/python/harness.py /opt/runner/harness.py
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONIOENCODING=utf-8 LANG=C.UTF-8
 USER 10001:10001
 WORKDIR /tmp
-ENTRYPOINT ["python3", "-I", "-B", "/opt/runner/harness.py"]
+ENTRYPOINT ["python3", "-I", "-S", "-B", "/opt/runner/harness.py"]

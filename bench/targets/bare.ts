@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { countResults } from './count-results.js';
 import { encodeJob, type HarnessJob } from '../../src/core/execute/run-job.js';
 
 const COMMANDS: Record<'python' | 'node', string[]> = {
-  python: ['python3', '-I', '-B', 'runners/python/harness.py'],
+  python: ['python3', '-I', '-S', '-B', 'runners/python/harness.py'],
   node: ['node', 'runners/node/harness.cjs'],
 };
 
@@ -17,7 +18,7 @@ export function bareRequest(runtime: 'python' | 'node', job: HarnessJob, cases: 
     child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString(); });
     child.on('error', reject);
     child.on('close', () => {
-      const results = out.split('\n').filter((line) => line.startsWith(`\x1e${nonce} {"t":"result"`)).length;
+      const results = countResults(out, nonce);
       if (results === cases) resolve();
       else reject(new Error(`bare ${runtime}: ${results}/${cases} results`));
     });

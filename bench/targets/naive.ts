@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type Docker from 'dockerode';
+import { countResults } from './count-results.js';
 import { encodeJob, type HarnessJob } from '../../src/core/execute/run-job.js';
 import { containerOptions, type SandboxLimits } from '../../src/core/sandbox/container-spec.js';
 
@@ -23,7 +24,7 @@ export function naiveRequest(image: string, runtime: string, limits: SandboxLimi
     child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString(); });
     child.on('error', reject);
     child.on('close', () => {
-      const results = out.split('\n').filter((line) => line.startsWith(`\x1e${nonce} {"t":"result"`)).length;
+      const results = countResults(out, nonce);
       if (results === cases) resolve();
       else reject(new Error(`naive: ${results}/${cases} results`));
     });
