@@ -1,316 +1,539 @@
 'use strict';
-// In-container harness for JavaScript (TypeScript arrives already transpiled): loads the user's
-// script as Node loads a plain CommonJS file, calls the target once per case and streams one
-// frame per event to the host (protocol: docs/harness-protocol.md).
-const fs = require('fs');
-const path = require('path');
-const util = require('util');
-const vm = require('vm');
-const { createRequire } = require('module');
-const { performance } = require('perf_hooks');
+// In-container harness for JavaScript (TypeScript arrives already transpiled), protocol:
+// docs/harness-protocol.md. Prints the ready line, reads one job line from stdin, runs the user's
+// code the way Node runs a plain CommonJS file, calls the target once per case and streams frames
+// on a private channel to the original stdout.
+//
+// Node built-ins only, and no `require`, `import` statement or `import.meta`: the file loads the
+// built-ins with dynamic import() so that it runs both as CommonJS (inside the image) and as an
+// ES module (a bare process inside this repository, whose package.json says "type": "module").
 
 const MARK = '\x1e';
 const MAX_DEPTH = 256;
-const TRUNCATED = '\n...[truncated]';
+const TRUNCATION_MARKER = '\n...[truncated]';
 
-// The original stdout, reopened before user code runs, so closing fd 1 or destroying
-// process.stdout cannot cut the result channel.
-function openChannel() {
+Promise.all([
+  import('node:fs'),
+  import('node:vm'),
+  import('node:path'),
+  import('node:util'),
+  import('node:module'),
+  import('node:perf_hooks'),
+])
+  .then((modules) => main(...modules.map((namespace) => namespace.default)))
+  .catch((error) => {
+    // a failure of the harness itself (never of user code): say why on stderr and stop
+    process.stderr.write(`harness failure: ${error && error.stack ? error.stack : error}\n`);
+    process.exit(70);
+  });
+
+function main(fs, vm, path, util, Module, perfHooks) {
+  // Bound once, so that user code patching these objects cannot cut the frame channel.
+  const { writeSync, readSync, openSync, closeSync, constants } = fs;
+  const stringify = JSON.stringify;
+  const parseJson = JSON.parse;
+  const inspect = util.inspect;
+  const { isMap, isSet } = util.types;
+  const objectKeys = Object.keys;
+  const getPrototypeOf = Object.getPrototypeOf;
+  const ObjectPrototype = Object.prototype;
+  const { performance } = perfHooks;
+  const now = () => performance.now();
+  const reallyExit = typeof process.reallyExit === 'function' ? process.reallyExit.bind(process) : process.exit.bind(process);
+  const sleepCell = new Int32Array(new SharedArrayBuffer(4));
+  const sleep = (ms) => Atomics.wait(sleepCell, 0, 0, ms);
+
+  // ---------------------------------------------------------------------------
+  // The frame channel: the original stdout, reopened (a pipe or file reopened through /proc is a
+  // descriptor of its own) so that closing fd 1 or destroying process.stdout cannot cut it.
+  // A socket cannot be reopened; then fd 1 itself is the channel and closing it through fs is
+  // made a no-op.
+  let channel = 1;
   try {
-    return fs.openSync('/proc/self/fd/1', 'w');
+    channel = openSync('/proc/self/fd/1', constants.O_WRONLY | constants.O_APPEND);
   } catch {
-    return 1;
+    channel = 1;
   }
-}
-const channel = openChannel();
+  if (channel === 1) guardChannel(fs);
 
-function writeAll(text) {
-  const data = Buffer.from(text, 'utf8');
-  let offset = 0;
-  while (offset < data.length) {
-    try {
-      offset += fs.writeSync(channel, data, offset, data.length - offset);
-    } catch (error) {
-      if (error.code !== 'EAGAIN') throw error;
+  function writeAll(text) {
+    const data = Buffer.from(text, 'utf8');
+    let offset = 0;
+    let waits = 0;
+    while (offset < data.length) {
+      try {
+        offset += writeSync(channel, data, offset, data.length - offset);
+        waits = 0;
+      } catch (error) {
+        if (error && error.code === 'EAGAIN') {
+          // fd 1 is a non-blocking pipe or socket that is full: wait for the host to drain it
+          sleep(Math.min(1 + waits, 20));
+          waits += 1;
+          continue;
+        }
+        // the channel is gone: nothing more can be reported
+        reallyExit(1);
+      }
     }
   }
-}
 
-class Capture {
-  constructor(cap) {
-    this.cap = cap;
-    this.reset();
+  function guardChannel(fsModule) {
+    const originalCloseSync = fsModule.closeSync;
+    const originalClose = fsModule.close;
+    fsModule.closeSync = function closeSync(fd, ...rest) {
+      if (fd === channel) return undefined;
+      return originalCloseSync.call(this, fd, ...rest);
+    };
+    fsModule.close = function close(fd, callback, ...rest) {
+      if (fd === channel) {
+        if (typeof callback === 'function') process.nextTick(callback, null);
+        return undefined;
+      }
+      return originalClose.call(this, fd, callback, ...rest);
+    };
   }
 
-  reset() {
-    this.parts = [];
-    this.size = 0;
-    this.truncated = false;
-  }
-
-  write(chunk, encoding) {
-    if (this.truncated) return;
-    let data = typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? encoding : 'utf8') : Buffer.from(chunk);
-    const room = this.cap - this.size;
-    if (data.length > room) {
-      data = data.subarray(0, room);
-      this.truncated = true;
-    }
-    this.parts.push(data);
-    this.size += data.length;
-  }
-
-  take() {
-    // A cut in the middle of a character is dropped by the decoder's replacement; trim it instead.
-    let data = Buffer.concat(this.parts);
-    if (this.truncated) {
-      let end = data.length;
-      while (end > 0 && (data[end - 1] & 0xc0) === 0x80) end -= 1;
-      if (end > 0 && data[end - 1] >= 0xc0) end -= 1;
-      const lead = data[end];
-      const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
-      if (end + need <= data.length) end += need;
-      data = data.subarray(0, end);
-    }
-    const text = data.toString('utf8') + (this.truncated ? TRUNCATED : '');
-    this.reset();
-    return text;
-  }
-}
-
-function inspectValue(value) {
-  try {
-    return util.inspect(value, { depth: 4, breakLength: Infinity });
-  } catch {
-    return Object.prototype.toString.call(value);
-  }
-}
-
-function isPlainObject(value) {
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-
-function sortedIfOrderable(items) {
-  if (items.every((item) => typeof item === 'number')) return items.sort((a, b) => a - b);
-  if (items.every((item) => typeof item === 'string')) return items.sort();
-  return items;
-}
-
-// Writes a return value as JSON text by the protocol's rules (exact BigInts, NaN as strings, ...).
-function toJson(value, depth, seen) {
-  if (value === undefined || value === null) return 'null';
-  switch (typeof value) {
-    case 'boolean':
-      return value ? 'true' : 'false';
-    case 'number':
-      if (Number.isNaN(value)) return '"NaN"';
-      if (!Number.isFinite(value)) return value > 0 ? '"Infinity"' : '"-Infinity"';
-      return Object.is(value, -0) ? '0' : JSON.stringify(value);
-    case 'bigint':
-      return value.toString();
-    case 'string':
-      return JSON.stringify(value);
-    case 'object':
-      break;
-    default:
-      return JSON.stringify(inspectValue(value));
-  }
-  if (depth >= MAX_DEPTH || seen.has(value)) return JSON.stringify(inspectValue(value));
-  seen.add(value);
-  try {
-    if (Array.isArray(value)) {
-      const items = [];
-      for (let i = 0; i < value.length; i += 1) items.push(toJson(value[i], depth + 1, seen));
-      return `[${items.join(',')}]`;
-    }
-    if (value instanceof Set) return `[${sortedIfOrderable([...value]).map((item) => toJson(item, depth + 1, seen)).join(',')}]`;
-    if (value instanceof Map) {
-      return `{${[...value].map(([k, v]) => `${JSON.stringify(String(k))}:${toJson(v, depth + 1, seen)}`).join(',')}}`;
-    }
-    if (isPlainObject(value)) {
-      return `{${Object.keys(value).map((k) => `${JSON.stringify(k)}:${toJson(value[k], depth + 1, seen)}`).join(',')}}`;
-    }
-    return JSON.stringify(inspectValue(value));
-  } finally {
-    seen.delete(value);
-  }
-}
-
-function encode(value) {
-  try {
-    return toJson(value, 0, new Set());
-  } catch {
-    return JSON.stringify(inspectValue(value));
-  }
-}
-
-// Runtime errors carry the line of the innermost user frame; syntax errors also the column,
-// which V8 shows as a caret under the offending source line.
-function errorLocation(error, filename) {
-  const stack = typeof error?.stack === 'string' ? error.stack : '';
-  const escaped = filename.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const frame = new RegExp(`${escaped}:(\\d+)`).exec(stack);
-  if (!frame) return { line: null, column: null };
-  let column = null;
-  if (error instanceof SyntaxError && stack.startsWith(frame[0])) {
-    const caret = stack.split('\n')[2] ?? '';
-    if (/^\s*\^+\s*$/.test(caret)) column = caret.indexOf('^') + 1;
-  }
-  return { line: Number(frame[1]), column };
-}
-
-function describeError(error, filename) {
-  if (error === null || typeof error !== 'object') {
-    return { type: 'Error', message: `uncaught ${typeof error} ${inspectValue(error)}`, line: null, column: null };
-  }
-  let type = 'Error';
-  let message = '';
-  try {
-    type = typeof error.name === 'string' && error.name ? error.name : (error.constructor?.name ?? 'Error');
-    message = typeof error.message === 'string' ? error.message : inspectValue(error);
-  } catch {
-    // an exotic thrown object; keep the defaults
-  }
-  return { type, message, ...errorLocation(error, filename) };
-}
-
-function orList(names) {
-  return names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
-}
-
-function readJob() {
-  return new Promise((resolve, reject) => {
+  // ---------------------------------------------------------------------------
+  // stdin: exactly one line, read synchronously on fd 0 (process.stdin is never created);
+  // afterwards fd 0 is /dev/null, so user code reading stdin sees an empty input.
+  function readJobLine() {
     const chunks = [];
-    const onData = (chunk) => {
-      const newline = chunk.indexOf(10);
-      if (newline < 0) {
-        chunks.push(chunk);
+    const buffer = Buffer.allocUnsafe(1 << 20);
+    let waits = 0;
+    for (;;) {
+      let count;
+      try {
+        count = readSync(0, buffer, 0, buffer.length, null);
+      } catch (error) {
+        if (error && error.code === 'EAGAIN') {
+          sleep(Math.min(1 + waits, 50));
+          waits += 1;
+          continue;
+        }
+        if (error && error.code === 'EOF') count = 0;
+        else throw error;
+      }
+      waits = 0;
+      if (count === 0) break;
+      const newline = buffer.subarray(0, count).indexOf(10);
+      if (newline >= 0) {
+        chunks.push(Buffer.from(buffer.subarray(0, newline)));
+        break;
+      }
+      chunks.push(Buffer.from(buffer.subarray(0, count)));
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  function detachStdin() {
+    try {
+      closeSync(0);
+      const fd = openSync('/dev/null', 'r');
+      if (fd !== 0) closeSync(fd);
+    } catch {
+      // stdin stays as it is
+    }
+  }
+
+  // ---------------------------------------------------------------------------
+  // Output capture: one buffer per case, at most `cap` UTF-8 bytes, stdout and stderr interleaved.
+  class Capture {
+    constructor(cap) {
+      this.cap = cap;
+      this.parts = [];
+      this.size = 0;
+      this.cut = false;
+    }
+
+    add(text) {
+      if (this.cut || text.length === 0) return;
+      const size = Buffer.byteLength(text, 'utf8');
+      const room = this.cap - this.size;
+      if (size <= room) {
+        this.parts.push(text);
+        this.size += size;
         return;
       }
-      chunks.push(chunk.subarray(0, newline));
-      process.stdin.off('data', onData);
-      process.stdin.pause();
-      try {
-        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-      } catch (error) {
-        reject(error);
-      }
-    };
-    process.stdin.on('data', onData);
-    process.stdin.once('end', () => reject(new Error('stdin closed before a job arrived')));
-  });
-}
+      const bytes = Buffer.from(text, 'utf8');
+      let end = room;
+      // step back over continuation bytes so that no character is split
+      while (end > 0 && (bytes[end] & 0xc0) === 0x80) end -= 1;
+      this.parts.push(bytes.toString('utf8', 0, end));
+      this.size = this.cap;
+      this.cut = true;
+    }
 
-class Harness {
-  send(frame) {
-    writeAll(`${MARK}${this.nonce} ${frame}\n`);
+    text() {
+      const out = this.parts.join('');
+      return this.cut ? out + TRUNCATION_MARKER : out;
+    }
   }
 
-  sendObject(object) {
-    this.send(JSON.stringify(object));
+  let capture = new Capture(0);
+
+  function chunkText(chunk, encoding) {
+    if (typeof chunk === 'string') {
+      if (typeof encoding !== 'string' || /^utf-?8$/i.test(encoding)) return chunk;
+      return Buffer.from(chunk, encoding).toString('utf8');
+    }
+    if (chunk instanceof Uint8Array) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('utf8');
+    const error = new TypeError(`The "chunk" argument must be of type string or an instance of Buffer or Uint8Array. Received ${inspect(chunk)}`);
+    error.code = 'ERR_INVALID_ARG_TYPE';
+    throw error;
   }
 
-  async run() {
-    writeAll(`${MARK}ready Node ${process.versions.node}\n`);
-    const job = await readJob();
-    this.nonce = job.nonce;
-    const filename = job.filename || 'solution.js';
-    const capture = new Capture(Number(job.stdoutCap) || 65536);
-    const captureWrite = (chunk, encoding, callback) => {
-      capture.write(chunk, encoding);
-      const done = typeof encoding === 'function' ? encoding : callback;
-      if (typeof done === 'function') process.nextTick(done);
-      return true;
-    };
-    process.stdout.write = captureWrite;
-    process.stderr.write = captureWrite;
+  // console.* writes through these, so everything printed lands in the current capture.
+  function capturedWrite(chunk, encoding, callback) {
+    if (typeof encoding === 'function') {
+      callback = encoding;
+      encoding = undefined;
+    }
+    capture.add(chunkText(chunk, encoding));
+    if (typeof callback === 'function') process.nextTick(callback, null);
+    return true;
+  }
+  const stdoutWrite = function write(chunk, encoding, callback) { return capturedWrite(chunk, encoding, callback); };
+  const stderrWrite = function write(chunk, encoding, callback) { return capturedWrite(chunk, encoding, callback); };
 
-    const target = job.target;
-    const names = target.names;
-    let scope;
+  function installCapture() {
     try {
-      scope = this.load(job.code, filename, target.class ? [target.class] : names);
-    } catch (error) {
-      this.sendObject({ t: 'loaded', error: describeError(error, filename), stdout: capture.take() });
-      this.sendObject({ t: 'done' });
-      return;
+      process.stdout.write = stdoutWrite;
+      process.stderr.write = stderrWrite;
+    } catch {
+      // user code replaced the streams with something read-only; its output is its own
     }
-    const found = this.lookup(scope, target, names);
-    if (!found) {
-      const kind = target.class ? `method of ${target.class}` : 'function';
-      const error = { type: 'ReferenceError', message: `no ${kind} named ${orList(names)} is defined`, line: null, column: null };
-      this.sendObject({ t: 'loaded', error, stdout: capture.take() });
-      this.sendObject({ t: 'done' });
-      return;
-    }
-    this.sendObject({ t: 'loaded', error: null });
-    for (const testCase of job.cases) await this.runCase(testCase, found, filename, capture);
-    this.sendObject({ t: 'done' });
   }
 
-  // Compiles the code the way Node wraps a CommonJS module, plus a footer that hands back the
-  // top-level bindings the host asked for (function declarations, const/let/class included).
-  load(code, filename, bindings) {
-    const module = { exports: {}, filename: path.join('/tmp', filename), id: '.', loaded: false };
-    const localRequire = createRequire(module.filename);
-    const footer = `\n;return {${bindings.map((name) => `${JSON.stringify(name)}: typeof ${name} === "undefined" ? undefined : ${name}`).join(', ')}};`;
-    const wrapper = vm.compileFunction(code + footer, ['exports', 'require', 'module', '__filename', '__dirname'], { filename });
-    const locals = wrapper.call(module.exports, module.exports, localRequire, module, module.filename, '/tmp');
+  // ---------------------------------------------------------------------------
+  // Value encoding (protocol section 4)
+  function reprOf(value) {
+    try {
+      const text = inspect(value);
+      if (typeof text === 'string') return text;
+    } catch {
+      // fall through
+    }
+    try {
+      return String(value);
+    } catch {
+      return '[unrepresentable value]';
+    }
+  }
+
+  const compareOrderable = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+
+  function sortIfOrderable(items) {
+    if (items.length === 0) return items;
+    const numbers = items.every((item) => typeof item === 'number' || typeof item === 'bigint');
+    const strings = !numbers && items.every((item) => typeof item === 'string');
+    return numbers || strings ? items.sort(compareOrderable) : items;
+  }
+
+  function encodeNumber(value) {
+    if (value !== value) return '"NaN"';
+    if (value === Infinity) return '"Infinity"';
+    if (value === -Infinity) return '"-Infinity"';
+    if (value === 0) return '0';
+    return String(value);
+  }
+
+  function encodeValue(value, depth = 0, path = new Set()) {
+    try {
+      return encodeInner(value, depth, path);
+    } catch {
+      return stringify(reprOf(value));
+    }
+  }
+
+  function encodeInner(value, depth, path) {
+    switch (typeof value) {
+      case 'undefined':
+        return 'null';
+      case 'boolean':
+        return value ? 'true' : 'false';
+      case 'number':
+        return encodeNumber(value);
+      case 'bigint':
+        return String(value);
+      case 'string':
+        return stringify(value);
+      case 'object':
+        if (value === null) return 'null';
+        break;
+      default:
+        return stringify(reprOf(value));
+    }
+    if (depth >= MAX_DEPTH || path.has(value)) return stringify(reprOf(value));
+    path.add(value);
+    try {
+      const next = depth + 1;
+      if (Array.isArray(value)) {
+        const length = value.length;
+        const parts = new Array(length);
+        for (let i = 0; i < length; i += 1) parts[i] = encodeValue(value[i], next, path);
+        return `[${parts.join(',')}]`;
+      }
+      if (isSet(value)) {
+        return `[${sortIfOrderable(Array.from(value)).map((item) => encodeValue(item, next, path)).join(',')}]`;
+      }
+      if (isMap(value)) {
+        const fields = new Map();
+        for (const [key, item] of Array.from(value)) fields.set(String(key), encodeValue(item, next, path));
+        return `{${Array.from(fields, ([key, text]) => `${stringify(key)}:${text}`).join(',')}}`;
+      }
+      const proto = getPrototypeOf(value);
+      if (proto === ObjectPrototype || proto === null) {
+        return `{${objectKeys(value).map((key) => `${stringify(key)}:${encodeValue(value[key], next, path)}`).join(',')}}`;
+      }
+      return stringify(reprOf(value));
+    } finally {
+      path.delete(value);
+    }
+  }
+
+  // ---------------------------------------------------------------------------
+  // Errors
+  const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+  // Runtime errors carry the line of the innermost stack frame in the user's file (no column);
+  // a syntax error found while compiling carries line and column, which V8 puts on the first
+  // lines of the stack ("solution.js:3", the source line, a caret line).
+  function locate(error, filename, userLines) {
+    let stack;
+    try {
+      stack = error.stack;
+    } catch {
+      stack = undefined;
+    }
+    if (typeof stack !== 'string') return { line: null, column: null };
+    const name = escapeRegExp(filename);
+    let line = null;
+    let column = null;
+    const compiled = new RegExp(`^${name}:(\\d+)\\n`).exec(stack);
+    if (compiled) {
+      line = Number(compiled[1]);
+      const caret = stack.split('\n')[2] || '';
+      if (/^\s*\^+\s*$/.test(caret)) column = caret.indexOf('^') + 1;
+    } else {
+      const frame = new RegExp(`^\\s+at (?:.*\\()?${name}:(\\d+):(\\d+)\\)?\\s*$`, 'm').exec(stack);
+      if (frame) line = Number(frame[1]);
+    }
+    if (line !== null && line > userLines) {
+      // the footer appended after the user's code: the error is at the end of the user's code
+      line = userLines;
+      column = null;
+    }
+    return { line, column };
+  }
+
+  function describeError(error, filename, userLines) {
+    if (error === null || (typeof error !== 'object' && typeof error !== 'function')) {
+      return { type: 'Error', message: `Uncaught ${reprOf(error)}`, line: null, column: null };
+    }
+    let type = 'Error';
+    let message = '';
+    try {
+      if (typeof error.name === 'string' && error.name) type = error.name;
+      else if (error.constructor && typeof error.constructor.name === 'string' && error.constructor.name) type = error.constructor.name;
+    } catch {
+      // keep the default
+    }
+    try {
+      message = typeof error.message === 'string' ? error.message : error instanceof Error ? '' : `Uncaught ${reprOf(error)}`;
+    } catch {
+      message = '';
+    }
+    return { type, message, ...locate(error, filename, userLines) };
+  }
+
+  function errorJson(error) {
+    if (!error) return 'null';
+    const line = Number.isInteger(error.line) ? String(error.line) : 'null';
+    const column = Number.isInteger(error.column) ? String(error.column) : 'null';
+    return `{"type":${stringify(String(error.type))},"message":${stringify(String(error.message))},"line":${line},"column":${column}}`;
+  }
+
+  const missing = (message) => ({ type: 'ReferenceError', message, line: null, column: null });
+
+  function namesText(names) {
+    if (names.length <= 1) return names.join('');
+    return `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
+  }
+
+  // ---------------------------------------------------------------------------
+  // Loading the user's code: a classic sloppy-mode script wrapped like a CommonJS module, plus a
+  // footer (on a line of its own, so that error lines match the user's) that hands back the
+  // top-level bindings the host asked for.
+  function load(code, filename, bindings) {
+    const absolute = path.resolve(filename);
+    const dirname = path.dirname(absolute);
+    const module = new Module(absolute, null);
+    module.filename = absolute;
+    module.paths = typeof Module._nodeModulePaths === 'function' ? Module._nodeModulePaths(dirname) : [];
+    const localRequire = Module.createRequire(absolute);
+    const entries = bindings.map((name) => `${stringify(name)}: typeof ${name} === "undefined" ? undefined : ${name}`);
+    const footer = `\nreturn {${entries.join(', ')}};`;
+    const options = { filename };
+    const loader = vm.constants && vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER;
+    if (loader) options.importModuleDynamically = loader;
+    const wrapper = vm.compileFunction(code + footer, ['exports', 'require', 'module', '__filename', '__dirname'], options);
+    const table = wrapper.call(module.exports, module.exports, localRequire, module, absolute, dirname);
     module.loaded = true;
-    return { locals, module };
+    return { table: table && typeof table === 'object' ? table : {}, module };
   }
 
-  lookup(scope, target, names) {
-    const exported = (name) => {
-      const exports = scope.module.exports;
-      if (exports && (typeof exports === 'object' || typeof exports === 'function') && typeof exports[name] === 'function') return exports[name];
-      return undefined;
-    };
+  function exported(module, name) {
+    try {
+      const exports = module.exports;
+      if (exports && (typeof exports === 'object' || typeof exports === 'function')) return exports[name];
+    } catch {
+      // an exotic exports object
+    }
+    return undefined;
+  }
+
+  // The first name that is a function wins: a top-level binding, else a property of
+  // module.exports; failing both, a function that is module.exports itself or its `default`
+  // (`module.exports = …` and `export default …` code).
+  function resolveTarget(loaded, target) {
+    const names = (target.names || []).map(String);
     if (target.class) {
-      const Owner = scope.locals[target.class] ?? exported(target.class);
-      if (typeof Owner !== 'function') return undefined;
-      const name = names.find((n) => typeof Owner.prototype?.[n] === 'function');
-      return name ? { make: () => { const instance = new Owner(); return instance[name].bind(instance); } } : undefined;
+      const className = String(target.class);
+      let Owner = loaded.table[className];
+      if (typeof Owner !== 'function') Owner = exported(loaded.module, className);
+      if (typeof Owner !== 'function') return { error: missing(`no class named ${className} is defined`) };
+      let method;
+      try {
+        method = names.find((name) => typeof Owner.prototype[name] === 'function');
+      } catch {
+        method = undefined;
+      }
+      return { Owner, className, names, method };
     }
     for (const name of names) {
-      const fn = typeof scope.locals[name] === 'function' ? scope.locals[name] : exported(name);
-      if (typeof fn === 'function') return { make: () => fn };
+      if (typeof loaded.table[name] === 'function') return { fn: loaded.table[name] };
+      const fromExports = exported(loaded.module, name);
+      if (typeof fromExports === 'function') return { fn: fromExports };
     }
-    const whole = scope.module.exports;
-    if (typeof whole === 'function') return { make: () => whole };
-    const defaultExport = whole && typeof whole === 'object' ? whole.default : undefined;
-    return typeof defaultExport === 'function' ? { make: () => defaultExport } : undefined;
+    if (typeof loaded.module.exports === 'function') return { fn: loaded.module.exports };
+    const fallback = exported(loaded.module, 'default');
+    if (typeof fallback === 'function') return { fn: fallback };
+    return { error: missing(`no function named ${namesText(names)} is defined`) };
   }
 
-  async runCase(testCase, found, filename, capture) {
-    this.sendObject({ t: 'begin', i: testCase.i });
-    const args = testCase.args ?? [];
-    for (const index of testCase.undef ?? []) args[index] = undefined;
-    let value = 'null';
-    let error = null;
-    const started = performance.now();
-    let elapsed;
+  // ---------------------------------------------------------------------------
+  // Cases
+  let stall = null;
+  const STALLED = Symbol('stalled');
+  // The event loop ran dry while a case awaited its promise: nothing can settle it any more.
+  // (An immediate, not a bare call: only a pending handle keeps the loop going after this event.)
+  process.on('beforeExit', () => {
+    if (stall) setImmediate(stall);
+  });
+  // What Node would print before dying is the output of the case running; the harness goes on.
+  process.on('uncaughtException', (error) => {
+    capture.add(`Uncaught ${reprOf(error)}\n`);
+  });
+  process.on('unhandledRejection', (reason) => {
+    capture.add(`Uncaught (in promise) ${reprOf(reason)}\n`);
+  });
+
+  function settle(thenable) {
+    return new Promise((resolve, reject) => {
+      stall = () => reject(STALLED);
+      Promise.resolve(thenable).then(resolve, reject);
+    }).finally(() => {
+      stall = null;
+    });
+  }
+
+  async function runCase(testCase, target, filename, userLines) {
+    const args = Array.isArray(testCase.args) ? testCase.args : [];
+    for (const position of Array.isArray(testCase.undef) ? testCase.undef : []) args[position] = undefined;
+    let receiver;
+    let fn = target.fn;
+    if (target.Owner) {
+      try {
+        receiver = new target.Owner();
+        const candidates = target.method ? [target.method] : target.names;
+        fn = undefined;
+        for (const name of candidates) {
+          if (typeof receiver[name] === 'function') {
+            fn = receiver[name];
+            break;
+          }
+        }
+      } catch (error) {
+        return { value: 'null', error: describeError(error, filename, userLines), ms: 0 };
+      }
+      if (fn === undefined) {
+        return { value: 'null', error: missing(`no method named ${namesText(target.names)} is defined in class ${target.className}`), ms: 0 };
+      }
+    }
+    const start = now();
+    let result;
     try {
-      let result = found.make()(...args);
-      if (result !== null && typeof result === 'object' && typeof result.then === 'function') result = await result;
-      elapsed = performance.now() - started;
-      value = encode(result);
-    } catch (failure) {
-      elapsed = performance.now() - started;
-      error = describeError(failure, filename);
+      result = fn.apply(receiver, args);
+      if (result !== null && (typeof result === 'object' || typeof result === 'function') && typeof result.then === 'function') {
+        result = await settle(result);
+      }
+    } catch (error) {
+      const ms = now() - start;
+      if (error === STALLED) {
+        return { value: 'null', error: { type: 'Error', message: 'the returned promise never settled', line: null, column: null }, ms };
+      }
+      return { value: 'null', error: describeError(error, filename, userLines), ms };
     }
-    // The value is already JSON text; splice it in so BigInts and exact numbers survive.
-    const rest = JSON.stringify({ error, ms: elapsed, stdout: capture.take() }).slice(1);
-    this.send(`{"t":"result","i":${Number(testCase.i)},"value":${value},${rest}`);
+    const ms = now() - start;
+    return { value: encodeValue(result), error: null, ms };
   }
-}
 
-process.on('unhandledRejection', () => undefined);
-new Harness().run().then(
-  () => process.exit(0),
-  (error) => {
-    writeAll(`harness failure: ${error && error.stack ? error.stack : String(error)}\n`);
-    process.exit(70);
-  },
-);
+  async function run(job) {
+    const prefix = `${MARK}${job.nonce} `;
+    const send = (body) => writeAll(`${prefix}${body}\n`);
+    const filename = String(job.filename || 'solution.js');
+    const code = String(job.code || '');
+    const userLines = code.split('\n').length;
+    const target = job.target || { names: [] };
+    const cases = Array.isArray(job.cases) ? job.cases : [];
+    const cap = Number(job.stdoutCap) || 0;
+
+    capture = new Capture(cap);
+    installCapture();
+    let error = null;
+    let resolved;
+    try {
+      const bindings = [...(target.class ? [String(target.class)] : []), ...(target.names || []).map(String)];
+      resolved = resolveTarget(load(code, filename, bindings), target);
+      error = resolved.error || null;
+    } catch (failure) {
+      error = describeError(failure, filename, userLines);
+    }
+    if (error) {
+      send(`{"t":"loaded","error":${errorJson(error)},"stdout":${stringify(capture.text())}}`);
+      send('{"t":"done"}');
+      return;
+    }
+    send('{"t":"loaded","error":null}');
+
+    // what the code printed while loading stays in the capture: it leads case 0's output
+    for (let number = 0; number < cases.length; number += 1) {
+      const testCase = cases[number];
+      if (number > 0) capture = new Capture(cap);
+      installCapture();
+      const index = encodeValue(testCase.i);
+      send(`{"t":"begin","i":${index}}`);
+      const outcome = await runCase(testCase, resolved, filename, userLines);
+      installCapture();
+      send(`{"t":"result","i":${index},"value":${outcome.value},"error":${errorJson(outcome.error)},"ms":${encodeNumber(outcome.ms)},"stdout":${stringify(capture.text())}}`);
+    }
+    send('{"t":"done"}');
+  }
+
+  writeAll(`${MARK}ready Node ${process.versions.node}\n`);
+  const line = readJobLine();
+  detachStdin();
+  if (!line.trim()) reallyExit(2);
+  const job = parseJson(line);
+  return run(job).then(() => reallyExit(0));
+}

@@ -313,8 +313,6 @@ class Encoder:
             return self._container(value, depth, self._mapping)
         if isinstance(value, (set, frozenset)):
             return self._container(value, depth, self._set)
-        if isinstance(value, bool):
-            return "true" if value else "false"
         if isinstance(value, int):
             return int.__repr__(value)
         if isinstance(value, float):

@@ -72,7 +72,7 @@ export class Runner {
   }
 
   static async create(docker: Docker, settings: RunnerSettings, onPoolError: (error: Error) => void = () => undefined): Promise<Runner> {
-    const ociRuntime = await pickRuntime(docker, settings.runtime);
+    const ociRuntime = await pickRuntime(docker, settings.runtime, settings.images.python);
     await removeLabelled(docker, settings.instance);
     return new Runner(docker, settings, ociRuntime, onPoolError);
   }

@@ -9,8 +9,26 @@ export function connectDocker(socketPath: string): Docker {
   return new Docker({ socketPath });
 }
 
-/** The OCI runtime to use: the configured one, or for `auto` the fastest one the engine has (crun, else runc). */
-export async function pickRuntime(docker: Docker, choice: RuntimeChoice): Promise<string> {
+/** Whether a throwaway container starts under `runtime` (crun refuses some cgroup layouts that runc accepts). */
+async function runtimeWorks(docker: Docker, runtime: string, image: string): Promise<boolean> {
+  let container: Docker.Container | undefined;
+  try {
+    container = await docker.createContainer({ Image: image, Entrypoint: ['true'], Cmd: [], NetworkDisabled: true, Labels: { [SANDBOX_LABEL]: 'runtime-probe' }, HostConfig: { Runtime: runtime, NetworkMode: 'none', LogConfig: { Type: 'none', Config: {} } } });
+    const waiting = container.wait({ condition: 'next-exit' });
+    await container.start();
+    return ((await waiting) as { StatusCode: number }).StatusCode === 0;
+  } catch {
+    return false;
+  } finally {
+    await container?.remove({ force: true }).catch(() => undefined);
+  }
+}
+
+/**
+ * The OCI runtime to use: the configured one, or for `auto` the fastest one the engine has that
+ * actually starts a container here (crun, else runc).
+ */
+export async function pickRuntime(docker: Docker, choice: RuntimeChoice, probeImage?: string): Promise<string> {
   let runtimes: string[];
   try {
     const info = (await docker.info()) as { Runtimes?: Record<string, unknown> };
@@ -18,7 +36,10 @@ export async function pickRuntime(docker: Docker, choice: RuntimeChoice): Promis
   } catch (error) {
     throw stageError('engine', error);
   }
-  if (choice === 'auto') return runtimes.includes('crun') ? 'crun' : 'runc';
+  if (choice === 'auto') {
+    const crunUsable = runtimes.includes('crun') && (probeImage === undefined || (await runtimeWorks(docker, 'crun', probeImage)));
+    return crunUsable ? 'crun' : 'runc';
+  }
   if (!runtimes.includes(choice)) {
     throw new SandboxError('engine', `runtime ${choice} is not registered with the Docker engine (has: ${runtimes.join(', ')}); run docker/setup-host.sh`);
   }
