@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Runner } from '../core/runner.js';
+import { mcpRoutes } from '../mcp/routes.js';
 import { errorHandler } from './error-handler.js';
 import { HttpError } from './http-error.js';
 import { RunnerMetrics } from './metrics.js';
@@ -23,9 +24,18 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     forceCloseConnections: 'idle',
   });
   app.setErrorHandler(errorHandler);
+  // While shutting down, answers close their keep-alive connection, so close() is not held open
+  // by clients whose in-flight requests just finished.
+  let closing = false;
+  app.addHook('preClose', async () => { closing = true; });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
   app.setNotFoundHandler((request) => { throw new HttpError(404, `no route for ${request.method} ${request.url.split('?')[0]}`); });
   const metrics = new RunnerMetrics(options.runner);
   await app.register(operationsRoutes, { runner: options.runner, metrics });
   await app.register(executeRoute, { runner: options.runner, metrics, bodyLimit: options.bodyLimit, timeoutMs: options.timeoutMs });
+  await app.register(mcpRoutes, { runner: options.runner, bodyLimit: options.bodyLimit, timeoutMs: options.timeoutMs, metering: { ensureAllowance: async () => undefined, record: async () => undefined } });
   return app;
 }

@@ -8,14 +8,14 @@ it('finishes or cleanly fails in-flight requests on SIGTERM and removes every co
   const port = 20000 + Math.floor(Math.random() * 20000);
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SANDBOX_INSTANCE: instance },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: 'ignore',
   });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 100 && !(await fetch(`${url}/healthz`).then((r) => r.ok, () => false)); i += 1) await new Promise((r) => setTimeout(r, 100));
 
   const body = JSON.stringify({ language: 'python', code: 'import time\ndef f(x):\n    time.sleep(1)\n    return x\n', testCases: [{ args: { x: 1 }, expected: 1 }] });
   const requests = Array.from({ length: 8 }, () => fetch(`${url}/api/v1/code/execute`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
-    .then(async (r) => ({ status: r.status, body: (await r.json()) as { results?: Array<{ passed: boolean }> } }), () => ({ status: 0, body: {} })));
+    .then(async (r) => ({ status: r.status, body: (await r.json()) as { results?: Array<{ passed: boolean }> } }), () => ({ status: 0, body: {} as { results?: Array<{ passed: boolean }> } })));
   await new Promise((r) => setTimeout(r, 300));
   child.kill('SIGTERM');
   const replies = await Promise.all(requests);
