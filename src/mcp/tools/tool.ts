@@ -1,0 +1,36 @@
+import type { Issue } from '../../core/errors.js';
+
+/** The plan counters the platform meters MCP usage with. */
+export type McpCounter = 'mcp_code_executions' | 'mcp_problem_generations';
+
+export type JsonSchema = Record<string, unknown>;
+
+export interface ToolResult {
+  content: Array<{ type: 'text'; text: string }>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+export interface Tool {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchema;
+  outputSchema: JsonSchema;
+  /** Counted once per call whose result is not an error. */
+  counter: McpCounter;
+  call(args: unknown): Promise<ToolResult>;
+}
+
+export function errorResult(text: string): ToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/**
+ * Bad arguments are a tool result, not a protocol error, so that a model can read which field
+ * to fix. Structured content is left out: it would have to match the output schema.
+ */
+export function invalidArguments(issues: readonly Issue[]): ToolResult {
+  const lines = issues.map((issue) => `- ${issue.path.length > 0 ? issue.path.join('.') : '(arguments)'}: ${issue.message}`);
+  return errorResult(['Invalid arguments:', ...lines].join('\n'));
+}
