@@ -38,9 +38,8 @@ export function churnRequest(docker: Docker, image: string, runtime: string, lim
     const options = containerOptions(image, runtime, 'bench-churn', limits, []);
     const container = await docker.createContainer({ ...options, Entrypoint: ['/bin/true'], Cmd: [], OpenStdin: false, AttachStdin: false, AttachStdout: false, AttachStderr: false });
     try {
-      const waiting = container.wait({ condition: 'next-exit' });
       await container.start();
-      await waiting;
+      await container.wait({ condition: 'not-running' });
     } finally {
       await container.remove({ force: true });
     }

@@ -14,6 +14,21 @@ export const SANDBOX_LABEL = 'code-runner.sandbox';
 /** The unprivileged uid:gid the harness runs as; no such user exists on the host. */
 export const SANDBOX_USER = '10001:10001';
 
+/**
+ * The host-side pids limit for a container. Under runc the cgroup counts the sandbox's own
+ * processes and threads, so it is the configured limit. Under gVisor (runsc, ptrace platform) it
+ * counts the Sentry's host threads and ptrace stubs instead: an idle sandbox already holds about
+ * 38 host tasks and each guest process adds about 5, while guest threads cost almost none. With the
+ * plain limit a program with 8 child processes crashed the Sentry (exit code 2), so under runsc
+ * the limit leaves room for the Sentry plus `pids` guest processes; past that the Sentry still
+ * cannot grow and the sandbox ends (test/attacks/processes.test.ts).
+ */
+const RUNSC_SENTRY_TASKS = 64;
+const RUNSC_TASKS_PER_GUEST_PROCESS = 6;
+export function hostPidsLimit(runtime: string, pids: number): number {
+  return runtime.startsWith('runsc') ? RUNSC_SENTRY_TASKS + pids * RUNSC_TASKS_PER_GUEST_PROCESS : pids;
+}
+
 export function containerOptions(image: string, runtime: string, instance: string, limits: SandboxLimits, env: string[]): Docker.ContainerCreateOptions {
   const memory = limits.memoryMb * 1024 * 1024;
   return {
@@ -36,7 +51,7 @@ export function containerOptions(image: string, runtime: string, instance: strin
       Tmpfs: { '/tmp': `rw,nosuid,nodev,noexec,size=${limits.tmpfsMb}m,mode=1777` },
       CapDrop: ['ALL'],
       SecurityOpt: ['no-new-privileges'],
-      PidsLimit: limits.pids,
+      PidsLimit: hostPidsLimit(runtime, limits.pids),
       Memory: memory,
       MemorySwap: memory,
       MemorySwappiness: 0,

@@ -14,9 +14,8 @@ async function runtimeWorks(docker: Docker, runtime: string, image: string): Pro
   let container: Docker.Container | undefined;
   try {
     container = await docker.createContainer({ Image: image, Entrypoint: ['true'], Cmd: [], NetworkDisabled: true, Labels: { [SANDBOX_LABEL]: 'runtime-probe' }, HostConfig: { Runtime: runtime, NetworkMode: 'none', LogConfig: { Type: 'none', Config: {} } } });
-    const waiting = container.wait({ condition: 'next-exit' });
     await container.start();
-    return ((await waiting) as { StatusCode: number }).StatusCode === 0;
+    return ((await container.wait({ condition: 'not-running' })) as { StatusCode: number }).StatusCode === 0;
   } catch {
     return false;
   } finally {

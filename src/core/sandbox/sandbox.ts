@@ -36,11 +36,14 @@ export class Sandbox {
   private resolveReady!: (runtime: string) => void;
   private rejectReady!: (error: Error) => void;
 
-  private constructor(private readonly container: Docker.Container, private readonly stream: Duplex, waitResult: Promise<{ StatusCode: number }>) {
+  private resolveExit!: (result: Promise<{ StatusCode: number }>) => void;
+
+  private constructor(private readonly container: Docker.Container, private readonly stream: Duplex) {
     this.ready = new Promise((resolve, reject) => { this.resolveReady = resolve; this.rejectReady = reject; });
     this.ready.catch(() => undefined);
     this.drained = new Promise((resolve) => { this.resolveDrained = resolve; });
     this.parser = new FrameParser((event) => this.dispatch(event));
+    const waitResult = new Promise<{ StatusCode: number }>((resolve) => { this.resolveExit = resolve; });
     this.exited = waitResult.then(
       async (result) => this.exitInfo(result.StatusCode),
       (error: unknown) => { throw stageError('wait', error); },
@@ -59,20 +62,23 @@ export class Sandbox {
       throw stageError('create', error);
     }
     try {
-      const waitResult = container.wait({ condition: 'next-exit' }) as Promise<{ StatusCode: number }>;
       let stream: Duplex;
       try {
         stream = (await container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true })) as unknown as Duplex;
       } catch (error) {
         throw stageError('attach', error);
       }
-      const sandbox = new Sandbox(container, stream, waitResult);
+      const sandbox = new Sandbox(container, stream);
       sandbox.wire(docker);
       try {
         await container.start();
       } catch (error) {
+        sandbox.resolveExit(Promise.reject(stageError('start', error)));
         throw stageError('start', error);
       }
+      // Asked after start: "not-running" answers at once for a process that already exited,
+      // where a "next-exit" wait sent before start can miss a very quick exit.
+      sandbox.resolveExit(container.wait({ condition: 'not-running' }) as Promise<{ StatusCode: number }>);
       return sandbox;
     } catch (error) {
       container.remove({ force: true }).catch(() => undefined);
