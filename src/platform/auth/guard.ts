@@ -1,0 +1,95 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { HttpError } from '../../http/http-error.js';
+import type { Access, Principal } from '../access.js';
+import type { Db } from '../db/database.js';
+import type { Metering } from '../metering.js';
+import { isPaid, rateLimitOf, type Plan, type PlanSettings } from '../plans.js';
+import { SCOPE_ALIASES, SCOPES } from '../scopes.js';
+import { memberWorkspace } from '../store/users.js';
+import { authenticate, type AuthOutcome } from './authenticate.js';
+import type { Bucket, Limiter } from './rate-limit.js';
+
+export interface GuardSettings extends PlanSettings {
+  RATE_LIMIT_ANONYMOUS: number;
+  RATE_LIMIT_SIGNED_IN: number;
+}
+
+export interface GuardDeps { db: Db; limiter: Limiter; metering: Metering; settings: GuardSettings; publicPrefixes: string[] }
+
+const isApi = (url: string) => /^\/api(?:[/?]|$)/.test(url);
+
+// A request that matched no route (404) is public; matched routes always declare their access.
+const accessOf = (request: FastifyRequest): Access => request.routeOptions.config.access ?? { auth: 'none' };
+
+function bucketOf(outcome: AuthOutcome, request: FastifyRequest, settings: GuardSettings): Bucket {
+  if (outcome.kind === 'key') return { key: `key:${outcome.principal.keyId}`, max: rateLimitOf(settings, outcome.principal.plan) };
+  if (outcome.kind === 'user') return { key: `user:${outcome.user.id}`, max: settings.RATE_LIMIT_SIGNED_IN };
+  return { key: `ip:${request.ip}`, max: settings.RATE_LIMIT_ANONYMOUS };
+}
+
+function authorizeKey(principal: Principal, access: Access): void {
+  if (access.scope && !principal.scopes.includes(access.scope)) {
+    const names = Object.entries(SCOPE_ALIASES).filter(([, scopes]) => scopes.includes(access.scope!)).map(([name]) => name);
+    throw new HttpError(403, `API key lacks the scope ${access.scope} (granted by any of: ${names.join(', ')})`);
+  }
+  if (access.paidPlan && !isPaid(principal.plan)) {
+    throw new HttpError(402, `this endpoint needs a paid plan; workspace ${principal.workspaceSlug} is on the free plan`);
+  }
+}
+
+function accountSlugOf(request: FastifyRequest): unknown {
+  const fromQuery = (request.query as Record<string, unknown> | undefined)?.accountSlug;
+  if (fromQuery !== undefined) return fromQuery;
+  const body = request.body;
+  return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>).accountSlug : undefined;
+}
+
+/** The workspace a signed-in user picked with accountSlug; non-members see the same 404 as a missing workspace. */
+async function memberPrincipal(db: Db, request: FastifyRequest, userId: string): Promise<Principal> {
+  const slug = accountSlugOf(request);
+  if (typeof slug !== 'string' || slug === '') {
+    throw new HttpError(400, 'accountSlug is required with session authentication', { issues: [{ path: ['accountSlug'], message: 'required with session authentication' }] });
+  }
+  const workspace = await memberWorkspace(db, userId, slug);
+  if (!workspace) throw new HttpError(404, `workspace ${slug} not found`);
+  return { workspaceId: workspace.id, workspaceSlug: workspace.slug, plan: workspace.plan as Plan, userId, scopes: SCOPES };
+}
+
+/**
+ * The one gate of /api: authenticate, rate-limit (even refused callers, by IP), refuse, authorize
+ * and check the plan in onRequest, before the body is read; then, once the body is parsed, resolve a
+ * signed-in user's workspace and check the meter, still before validation.
+ */
+export function installGuard(app: FastifyInstance, deps: GuardDeps): void {
+  const outcomes = new WeakMap<FastifyRequest, AuthOutcome>();
+
+  app.addHook('onRoute', (route) => {
+    if (!isApi(route.url) || route.config?.access) return;
+    if (deps.publicPrefixes.some((prefix) => route.url.startsWith(prefix))) {
+      route.config = { ...route.config, access: { auth: 'none' } };
+      return;
+    }
+    throw new Error(`route ${String(route.method)} ${route.url} must declare config.access`);
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!isApi(request.url)) return;
+    const access = accessOf(request);
+    const outcome = await authenticate(deps.db, request, access);
+    outcomes.set(request, outcome);
+    await deps.limiter(request, reply, bucketOf(outcome, request, deps.settings));
+    if (outcome.kind === 'refused') throw outcome.error;
+    if (outcome.kind === 'key') {
+      authorizeKey(outcome.principal, access);
+      request.principal = outcome.principal;
+    }
+  });
+
+  app.addHook('preValidation', async (request) => {
+    if (!isApi(request.url)) return;
+    const outcome = outcomes.get(request);
+    if (outcome?.kind === 'user') request.principal = await memberPrincipal(deps.db, request, outcome.user.id);
+    const { meter } = accessOf(request);
+    if (meter && request.principal) await deps.metering.check(request.principal, meter);
+  });
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { PLANS, type Plan } from './plans.js';
+
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => ['true', '1', 'yes'].includes(v));
+const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+
+const perPlan = (prefix: string, defaults: Record<Plan, number>) =>
+  Object.fromEntries(PLANS.map((plan) => [`${prefix}_${plan.toUpperCase()}`, int(defaults[plan])])) as Record<`${string}_${Uppercase<Plan>}`, ReturnType<typeof int>>;
+
+/** The platform's environment variables; src/config.ts merges this shape into the service's. */
+export const platformConfigSchema = z.object({
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+  // Absent: a random secret is generated once and kept in DATA_DIR, so sessions survive restarts.
+  SESSION_SECRET: z.string().min(32).optional(),
+  SESSION_TTL_HOURS: int(24 * 7, 1),
+  COOKIE_SECURE: bool.default(false),
+  RATE_LIMIT_WINDOW_SECONDS: int(60, 1),
+  RATE_LIMIT_ANONYMOUS: int(30, 1),
+  RATE_LIMIT_SIGNED_IN: int(600, 1),
+  ...perPlan('RATE_LIMIT', { free: 60, starter: 300, pro: 1200, enterprise: 6000 }),
+  ...perPlan('MCP_CODE_EXECUTIONS', { free: 100, starter: 2000, pro: 20000, enterprise: 200000 }),
+  ...perPlan('MCP_PROBLEM_GENERATIONS', { free: 20, starter: 200, pro: 2000, enterprise: 20000 }),
+  ...perPlan('PLAN_CREDITS', { free: 0, starter: 500, pro: 5000, enterprise: 50000 }),
+  ADMIN_ENDPOINT: bool.default(true),
+  ADMIN_PORT: int(0, 0),
+});
+
+export type PlatformConfig = z.infer<typeof platformConfigSchema>;
+
+export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
+  const parsed = platformConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new Error(`invalid configuration:\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`);
+  }
+  return parsed.data;
+}

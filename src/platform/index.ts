@@ -1,0 +1,98 @@
+import cookie from '@fastify/cookie';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Redis } from 'ioredis';
+import type { Principal } from './access.js';
+import { runAdminCommand, type AdminCommand } from './admin/commands.js';
+import { startAdminServer, type AdminServer } from './admin/server.js';
+import { installGuard } from './auth/guard.js';
+import { createLimiter } from './auth/rate-limit.js';
+import type { PlatformConfig } from './config.js';
+import type { Database } from './db/database.js';
+import { openDatabase } from './db/open.js';
+import { tolerateEmptyJson } from './http/empty-body.js';
+import { Metering, type UsageReport } from './metering.js';
+import { OpenApiRegistry, registerOpenApiOperation, type OpenApiOperation } from './openapi/registry.js';
+import { DOCS_PREFIX, openApiRoutes } from './openapi/routes.js';
+import type { Meter } from './plans.js';
+import { apiKeyRoutes } from './routes/api-keys.js';
+import { authRoutes } from './routes/auth.js';
+import { usageRoutes } from './routes/usage.js';
+import { sessionSecret } from './secret.js';
+
+export type { Access, Principal } from './access.js';
+export type { PlatformConfig } from './config.js';
+export { platformConfigSchema, loadPlatformConfig } from './config.js';
+export { defineRoute } from './http/define-route.js';
+export { idParams, limitOffset, listEnvelope, listSchema, paginationQuery, type ListEnvelope, type Pagination } from './http/pagination.js';
+export { registerOpenApiOperation, type OpenApiOperation } from './openapi/registry.js';
+export type { Meter, MonthlyCounter, Plan } from './plans.js';
+export { SCOPES, SCOPE_ALIASES, resolveScopes, type Scope } from './scopes.js';
+
+export interface PlatformOptions { config: PlatformConfig }
+
+export interface Platform {
+  /** Call after a metered operation succeeded: spends a credit or counts an MCP call. No-op for anonymous callers. */
+  meter(request: FastifyRequest, meter: Meter): Promise<void>;
+  /** 402 if the caller may not run one more of these (for routes whose meter depends on the call, like JSON-RPC tools). */
+  checkMeter(request: FastifyRequest, meter: Meter): Promise<void>;
+  usage(principal: Principal): Promise<UsageReport>;
+  /** Runs an admin CLI command in this process (the admin endpoint does the same for the CLI). */
+  admin(command: AdminCommand): Promise<string>;
+  registerOpenApiOperation(operation: OpenApiOperation): void;
+  database: Database;
+  adminUrl?: string;
+}
+
+/**
+ * Adds the platform to the service: storage, cookies, rate limits, the /api gate (auth, scopes,
+ * plans, meters), its own routes (sign-in, API keys, usage, OpenAPI) and the loopback admin endpoint.
+ * Call it before registering /api routes: they are checked for an access declaration as they are added.
+ */
+export async function registerPlatform(app: FastifyInstance, options: PlatformOptions): Promise<Platform> {
+  const { config } = options;
+  const database = await openDatabase({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL });
+  let redis: Redis | undefined;
+  let admin: AdminServer | undefined;
+  try {
+    if (config.REDIS_URL) {
+      redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2 });
+      // Fail at start rather than on the first request when the address is wrong.
+      await redis.ping();
+    }
+    const metering = new Metering(database.db, config);
+    app.decorate('openApiRegistry', new OpenApiRegistry());
+    app.decorateRequest('principal', undefined);
+    await app.register(cookie, { secret: sessionSecret(config.DATA_DIR, config.SESSION_SECRET) });
+    tolerateEmptyJson(app);
+    const limiter = await createLimiter(app, config.RATE_LIMIT_WINDOW_SECONDS, redis);
+    installGuard(app, { db: database.db, limiter, metering, settings: config, publicPrefixes: [DOCS_PREFIX] });
+    authRoutes(app, { db: database.db, sessionTtlHours: config.SESSION_TTL_HOURS, secureCookie: config.COOKIE_SECURE });
+    apiKeyRoutes(app, database.db);
+    usageRoutes(app, metering);
+    await openApiRoutes(app);
+    if (config.ADMIN_ENDPOINT) admin = await startAdminServer(database.db, config, config.DATA_DIR, config.ADMIN_PORT, app.log.child({ component: 'admin' }));
+    app.addHook('onClose', async () => {
+      await admin?.close();
+      await redis?.quit();
+      await database.close();
+    });
+    return {
+      meter: async (request, meter) => {
+        if (request.principal) await metering.record(request.principal, meter);
+      },
+      checkMeter: async (request, meter) => {
+        if (request.principal) await metering.check(request.principal, meter);
+      },
+      usage: (principal) => metering.report(principal),
+      admin: (command) => runAdminCommand(database.db, config, command),
+      registerOpenApiOperation: (operation) => registerOpenApiOperation(app, operation),
+      database,
+      adminUrl: admin?.url,
+    };
+  } catch (error) {
+    await admin?.close();
+    redis?.disconnect();
+    await database.close();
+    throw error;
+  }
+}

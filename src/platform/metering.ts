@@ -1,0 +1,48 @@
+import { HttpError } from '../http/http-error.js';
+import type { Principal } from './access.js';
+import type { Db } from './db/database.js';
+import { allowanceOf, MONTHLY_COUNTERS, periodOf, type Meter, type MonthlyCounter, type Plan, type PlanSettings } from './plans.js';
+import { incrementUsage, usageOf } from './store/usage.js';
+import { findWorkspaceById, spendCredit } from './store/workspaces.js';
+
+export interface UsageReport {
+  workspace: string;
+  plan: Plan;
+  credits: number;
+  period: string;
+  counters: Record<MonthlyCounter, { used: number; allowance: number }>;
+}
+
+/** Credits and the monthly MCP allowances: checked before a metered operation, recorded after it succeeds. */
+export class Metering {
+  constructor(private readonly db: Db, private readonly settings: PlanSettings) {}
+
+  async check(principal: Principal, meter: Meter): Promise<void> {
+    const workspace = await findWorkspaceById(this.db, principal.workspaceId);
+    if (!workspace) throw new HttpError(401, 'the workspace of this API key no longer exists');
+    const plan = workspace.plan as Plan;
+    if (meter === 'credits') {
+      if (workspace.credits < 1) throw new HttpError(402, `workspace ${workspace.slug} is out of credits`);
+      return;
+    }
+    const used = (await usageOf(this.db, workspace.id, periodOf(new Date())))[meter];
+    const allowance = allowanceOf(this.settings, plan, meter);
+    if (used >= allowance) throw new HttpError(402, `the ${plan} plan's monthly allowance of ${allowance} ${meter} is used up`);
+  }
+
+  /** Spending the last credit twice at once is refused by the database, so credits never go negative. */
+  async record(principal: Principal, meter: Meter): Promise<void> {
+    if (meter === 'credits') await spendCredit(this.db, principal.workspaceId);
+    else await incrementUsage(this.db, principal.workspaceId, periodOf(new Date()), meter);
+  }
+
+  async report(principal: Principal): Promise<UsageReport> {
+    const workspace = await findWorkspaceById(this.db, principal.workspaceId);
+    if (!workspace) throw new HttpError(404, 'workspace not found');
+    const plan = workspace.plan as Plan;
+    const period = periodOf(new Date());
+    const used = await usageOf(this.db, workspace.id, period);
+    const counters = Object.fromEntries(MONTHLY_COUNTERS.map((counter) => [counter, { used: used[counter], allowance: allowanceOf(this.settings, plan, counter) }])) as UsageReport['counters'];
+    return { workspace: workspace.slug, plan, credits: workspace.credits, period, counters };
+  }
+}

@@ -1,0 +1,56 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { HttpError } from '../../http/http-error.js';
+import type { Db } from '../db/database.js';
+import { defineRoute } from '../http/define-route.js';
+import { idParams, limitOffset, listEnvelope, listSchema, paginationQuery } from '../http/pagination.js';
+import { resolveScopes, UnknownScopeError } from '../scopes.js';
+import { createApiKey, listApiKeys, revokeApiKey } from '../store/api-keys.js';
+import { apiKeyJson, apiKeySchema } from './serialize.js';
+
+const accountSlug = z.object({ accountSlug: z.string().min(1).describe('slug of the workspace to act on') });
+
+/** Key management for signed-in members; keys cannot manage keys. */
+export function apiKeyRoutes(app: FastifyInstance, db: Db): void {
+  defineRoute(app, {
+    method: 'GET', url: '/api/v1/api-keys', tags: ['api keys'], summary: 'List the workspace\'s API keys (no secrets)',
+    access: { auth: 'cookie' },
+    query: paginationQuery.extend(accountSlug.shape),
+    response: listSchema(apiKeySchema),
+  }, async ({ query, principal }) => {
+    const { rows, total } = await listApiKeys(db, principal.workspaceId, limitOffset(query));
+    return listEnvelope(rows.map(apiKeyJson), total, query);
+  });
+
+  defineRoute(app, {
+    method: 'POST', url: '/api/v1/api-keys', tags: ['api keys'], summary: 'Create an API key; the full key is returned only here',
+    access: { auth: 'cookie' }, status: 201,
+    query: accountSlug.partial(),
+    body: z.object({
+      name: z.string().min(1).max(100).default('api key'),
+      scopes: z.union([z.array(z.string()).min(1), z.literal('all')]).describe('scope names in any of the three forms, or "all"'),
+      accountSlug: z.string().optional(),
+    }),
+    response: z.object({ data: apiKeySchema.extend({ key: z.string() }) }),
+  }, async ({ body, principal }) => {
+    let scopes;
+    try {
+      scopes = resolveScopes(body.scopes === 'all' ? ['all'] : body.scopes);
+    } catch (error) {
+      if (error instanceof UnknownScopeError) throw new HttpError(400, error.message, { issues: [{ path: ['scopes'], message: error.message }] });
+      throw error;
+    }
+    const { row, secret } = await createApiKey(db, principal.workspaceId, body.name, scopes);
+    return { data: { ...apiKeyJson(row), key: secret } };
+  });
+
+  defineRoute(app, {
+    method: 'DELETE', url: '/api/v1/api-keys/:id', tags: ['api keys'], summary: 'Revoke an API key; effective on its next request',
+    access: { auth: 'cookie' }, status: 204,
+    params: idParams,
+    query: accountSlug,
+  }, async ({ params, principal }) => {
+    const row = await revokeApiKey(db, params.id, principal.workspaceId);
+    if (!row) throw new HttpError(404, `API key ${params.id} not found`);
+  });
+}
