@@ -19,6 +19,7 @@ export class FrameParser {
   private readonly decoder = new StringDecoder('utf8');
   private pending = '';
   private nonce: string | undefined;
+  private scanned = 0;
 
   constructor(private readonly emit: (event: HarnessEvent) => void) {}
 
@@ -41,22 +42,37 @@ export class FrameParser {
       if (mark < 0) {
         if (this.pending) this.emit({ kind: 'stray', text: this.pending });
         this.pending = '';
+        this.scanned = 0;
         return;
       }
       if (mark > 0) {
         this.emit({ kind: 'stray', text: this.pending.slice(0, mark) });
         this.pending = this.pending.slice(mark);
+        this.scanned = 0;
       }
-      const newline = this.pending.indexOf('\n');
+      // Resume the search where the last chunk ended, so a huge line costs linear time.
+      const from = Math.max(1, this.scanned);
+      const newline = this.pending.indexOf('\n', from);
+      const nextMark = this.pending.indexOf(MARK, from);
+      if (nextMark > 0 && (newline < 0 || nextMark < newline)) {
+        // A mark with no newline before the next mark cannot start a frame: it is stray output.
+        this.emit({ kind: 'stray', text: this.pending.slice(0, nextMark) });
+        this.pending = this.pending.slice(nextMark);
+        this.scanned = 0;
+        continue;
+      }
       if (newline < 0) {
+        this.scanned = this.pending.length;
         if (this.pending.length > MAX_PENDING_CHARS) {
           this.emit({ kind: 'stray', text: this.pending });
           this.pending = '';
+          this.scanned = 0;
         }
         return;
       }
       const line = this.pending.slice(1, newline);
       this.pending = this.pending.slice(newline + 1);
+      this.scanned = 0;
       this.emit(this.classify(line));
     }
   }

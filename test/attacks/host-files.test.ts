@@ -1,0 +1,159 @@
+// Attacks on the host's files: reading secrets (/etc/shadow, /proc/1/environ, the Docker socket)
+// and writing outside /tmp. Everything is checked from the host side too: the service's own
+// environment carries a canary that must never show up, and the marker paths an attack writes
+// must not appear on the host.
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { attack, marker, RUNTIMES, useAttackService } from './support.js';
+
+// The service runs in this process, so this is in its environment (but must not reach a sandbox).
+const CANARY = `canary-${randomBytes(8).toString('hex')}`;
+process.env.CODE_RUNNER_ATTACK_CANARY = CANARY;
+
+const READ_PROBE = `import os, stat
+def f(x):
+    out = {}
+    for path in ["/etc/shadow", "/etc/hostname", "/proc/1/environ", "/var/run/docker.sock", "/run/docker.sock", "/proc/1/root/etc/shadow", "/proc/kcore", "/sys/kernel/security"]:
+        try:
+            with open(path, "rb") as fh:
+                out[path] = fh.read(4096).decode("latin-1")
+        except OSError as e:
+            out[path] = type(e).__name__
+    environ = ""
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                environ += open("/proc/%s/environ" % pid, "rb").read().decode("latin-1")
+            except OSError:
+                pass
+    out["environ"] = environ
+    import socket
+    for path in ["/var/run/docker.sock", "/run/docker.sock"]:
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            s.connect(path)
+            out["connect " + path] = "connected"
+        except OSError as e:
+            out["connect " + path] = type(e).__name__
+        finally:
+            s.close()
+    sockets = []
+    for root, dirs, files in os.walk("/"):
+        dirs[:] = [d for d in dirs if os.path.join(root, d) not in ("/proc", "/sys")]
+        for name in files:
+            try:
+                if stat.S_ISSOCK(os.lstat(os.path.join(root, name)).st_mode):
+                    sockets.append(os.path.join(root, name))
+            except OSError:
+                pass
+    out["sockets"] = sockets
+    out["mounts"] = open("/proc/self/mounts").read()
+    return out
+`;
+
+const WRITE_PROBE = `import os
+def f(name):
+    out = {}
+    for path in ["/tmp/" + name, "/" + name, "/etc/" + name, "/var/tmp/" + name, "/usr/lib/" + name, "/root/" + name, "/home/" + name, "/opt/runner/" + name, "/proc/1/root/" + name]:
+        try:
+            with open(path, "w") as fh:
+                fh.write("pwned")
+            out[path] = "written"
+        except OSError as e:
+            out[path] = type(e).__name__
+    for label, action in [
+        ("append harness", lambda: open("/opt/runner/harness.py", "a").write("pwned")),
+        ("chmod harness", lambda: os.chmod("/opt/runner/harness.py", 0o777)),
+        ("chown harness", lambda: os.chown("/opt/runner/harness.py", 10001, 10001)),
+        ("replace python", lambda: os.rename("/tmp/" + name, "/usr/bin/python3")),
+        ("mkdir /etc", lambda: os.mkdir("/etc/" + name + ".d")),
+        ("write sysctl", lambda: open("/proc/sys/kernel/hostname", "w").write(name)),
+        ("write cgroup", lambda: open("/sys/fs/cgroup/pids/pids.max", "w").write("max")),
+    ]:
+        try:
+            action()
+            out[label] = "done"
+        except OSError as e:
+            out[label] = type(e).__name__
+    return out
+`;
+
+describe.each(RUNTIMES)('host file attacks under %s', (runtime) => {
+  const ctx = useAttackService(runtime);
+
+  it.concurrent('python: host secrets, the Docker socket and the service environment are out of reach', async () => {
+    const { results } = await attack(ctx, 'python', READ_PROBE, { testCases: [{ args: { x: 1 }, expected: null }] });
+    expect(results[0].error).toBeNull();
+    const out = results[0].actual as Record<string, unknown>;
+    expect(out['/etc/shadow'], 'the image\'s own shadow file is not readable either').toBe('PermissionError');
+    expect(out['/proc/1/root/etc/shadow']).toBe('PermissionError');
+    expect(out['/var/run/docker.sock']).toBe('FileNotFoundError');
+    expect(out['/run/docker.sock']).toBe('FileNotFoundError');
+    expect(out['connect /var/run/docker.sock']).toBe('FileNotFoundError');
+    expect(out['connect /run/docker.sock']).toBe('FileNotFoundError');
+    expect(out.sockets, 'no Unix socket anywhere in the sandbox').toEqual([]);
+    expect(out['/proc/kcore']).toMatch(/Error$/);
+    // pid 1 is the harness itself: its environment is the image's, not the service's
+    expect(out['/proc/1/environ']).toMatch(/PATH=/);
+    expect(out.environ).not.toContain(CANARY);
+    expect(out.environ).not.toContain('CODE_RUNNER_ATTACK_CANARY');
+    expect(out.environ).not.toContain('DOCKER_SOCKET');
+    expect(out['/etc/hostname']).not.toBe(`${os.hostname()}\n`);
+    // the only writable mounts are the sandbox's own tmpfs (and /dev/shm, /dev/pts); no bind mount of a host path
+    const mounts = String(out.mounts).split('\n').filter(Boolean).map((line) => line.split(' '));
+    const root = mounts.find((m) => m[1] === '/');
+    expect(root?.[3].split(',')).toContain('ro');
+    const tmp = mounts.find((m) => m[1] === '/tmp');
+    expect(tmp?.[2]).toBe('tmpfs');
+    expect(tmp?.[3].split(',')).toContain('noexec');
+    for (const [, point, type, options] of mounts) {
+      if (options.split(',').includes('rw') && !['tmpfs', 'proc', 'devpts', 'mqueue', 'cgroup', 'cgroup2', 'sysfs'].includes(type)) {
+        throw new Error(`writable ${type} mount at ${point}`);
+      }
+    }
+  });
+
+  it.concurrent('python: writing outside /tmp fails, and nothing written appears on the host', async () => {
+    const name = marker();
+    const { results } = await attack(ctx, 'python', WRITE_PROBE, { testCases: [{ args: { name }, expected: null }] });
+    expect(results[0].error).toBeNull();
+    const out = results[0].actual as Record<string, string>;
+    expect(out[`/tmp/${name}`], 'the sandbox\'s own /tmp is writable').toBe('written');
+    for (const [path, outcome] of Object.entries(out)) {
+      if (path !== `/tmp/${name}`) expect(outcome, path).toMatch(/^(OSError|PermissionError|FileNotFoundError|IsADirectoryError|NotADirectoryError)$/);
+    }
+    // The container's /tmp is its own tmpfs: the same path on the host was never touched.
+    for (const hostPath of [`/tmp/${name}`, `/${name}`, `/etc/${name}`, `/var/tmp/${name}`, `/root/${name}`, `/opt/runner/${name}`]) {
+      expect(existsSync(hostPath), `host path ${hostPath}`).toBe(false);
+    }
+    expect(readFileSync('/etc/hostname', 'utf8')).not.toContain(name);
+  });
+
+  it.concurrent('javascript: the same reads and writes fail from Node', async () => {
+    const name = marker();
+    const code = `function f(name) {
+  const fs = require('fs');
+  const out = {};
+  for (const path of ['/etc/shadow', '/var/run/docker.sock', '/proc/1/environ']) {
+    try { out[path] = fs.readFileSync(path, 'latin1'); } catch (e) { out[path] = e.code; }
+  }
+  for (const path of ['/tmp/' + name, '/' + name, '/etc/' + name, '/opt/runner/harness.cjs', '/usr/bin/node']) {
+    try { fs.appendFileSync(path, 'pwned'); out['write ' + path] = 'written'; } catch (e) { out['write ' + path] = e.code; }
+  }
+  return out;
+}
+`;
+    const { results } = await attack(ctx, 'javascript', code, { testCases: [{ args: { name }, expected: null }] });
+    expect(results[0].error).toBeNull();
+    const out = results[0].actual as Record<string, string>;
+    expect(out['/etc/shadow']).toBe('EACCES');
+    expect(out['/var/run/docker.sock']).toBe('ENOENT');
+    expect(out['/proc/1/environ']).not.toContain(CANARY);
+    expect(out[`write /tmp/${name}`]).toBe('written');
+    for (const path of [`/${name}`, `/etc/${name}`, '/opt/runner/harness.cjs', '/usr/bin/node']) expect(out[`write ${path}`], path).toMatch(/^(EROFS|EACCES|EPERM)$/);
+    expect(existsSync(`/tmp/${name}`)).toBe(false);
+    expect(existsSync(`/${name}`)).toBe(false);
+  });
+});

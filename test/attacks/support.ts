@@ -1,0 +1,288 @@
+/**
+ * Shared helpers for the attack suite (test/attacks/*.test.ts).
+ *
+ * Every attack runs against the real service and the real Docker engine, once per OCI runtime
+ * named in ATTACK_RUNTIMES (default "runc,runsc"). The suite runs the service with a 5 s
+ * execution budget (EXECUTION_TIMEOUT_MS=5000) to keep CI short; the default 15 s path is
+ * covered by test/api/execute-faults.test.ts.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import Docker from 'dockerode';
+import { afterAll, beforeAll, expect } from 'vitest';
+import type { Service } from '../../src/service.js';
+import { execute, leftoverContainers, startTestService, type ExecuteReply } from '../support/service.js';
+
+export const RUNTIMES = (process.env.ATTACK_RUNTIMES ?? 'runc,runsc').split(',').map((r) => r.trim()).filter(Boolean);
+/** The execution budget the attack services run with. */
+export const BUDGET_MS = 5_000;
+/** Every attack must be answered within the budget plus one second. */
+export const ANSWER_WITHIN_MS = BUDGET_MS + 1_000;
+/**
+ * Attacks in flight at once on this machine, across test files (see takeSlot). One per core by
+ * default: many attacks pin a CPU for the whole budget, and with more of them than cores the suite
+ * would measure its own overload (normal executions time out waiting for a CPU) instead of the
+ * attack; docs/security.md, "Noisy neighbours", has the numbers.
+ */
+const ATTACK_CONCURRENCY = Math.max(1, Number(process.env.ATTACK_CONCURRENCY ?? os.availableParallelism()));
+
+export type AttackLanguage = 'python' | 'javascript';
+export interface TestCase { args: Record<string, unknown>; expected: unknown }
+export interface CaseResult { input: unknown; expected: unknown; actual: unknown; passed: boolean; runtime: string; stdout: string; error: string | null }
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+export const marker = (prefix = 'pwned') => `${prefix}-${randomBytes(6).toString('hex')}`;
+const oneCase: TestCase[] = [{ args: { x: 1 }, expected: 1 }];
+
+/** The service of one describe block (one runtime). */
+export interface AttackContext {
+  readonly runtime: string;
+  readonly service: Service;
+}
+
+/**
+ * Starts one service for the enclosing describe block under `runtime`, and at the end checks that
+ * nothing leaked: once the service has settled, the only containers with its label are the warm
+ * pool's; after close, there are none at all.
+ */
+export function useAttackService(runtime: string, env: Record<string, string> = {}): AttackContext {
+  let service: Service | undefined;
+  const context: AttackContext = {
+    runtime,
+    get service(): Service {
+      if (!service) throw new Error('the attack service is not running');
+      return service;
+    },
+  };
+  beforeAll(async () => {
+    service = await startTestService({ SANDBOX_RUNTIME: runtime, EXECUTION_TIMEOUT_MS: String(BUDGET_MS), ...env });
+  });
+  afterAll(async () => {
+    if (!service) return;
+    try {
+      await expectSettled(service);
+    } finally {
+      await service.close();
+    }
+    // close() can resolve while pool containers that were still starting are being removed
+    // (see shutdown.test.ts for the strict check); here a leak is one that never goes away.
+    const closed = service;
+    expect(await eventually(async () => (await leftoverContainers(closed)) === 0, 10_000, 250), 'containers left after close').toBe(true);
+  });
+  return context;
+}
+
+async function labelledContainers(service: Service): Promise<Docker.ContainerInfo[]> {
+  const docker = new Docker({ socketPath: service.config.DOCKER_SOCKET });
+  return docker.listContainers({ all: true, filters: { label: [`code-runner.sandbox=${service.config.SANDBOX_INSTANCE}`] } });
+}
+
+/**
+ * Waits (up to 20 s) until no execution is queued or running and every container with the
+ * service's label is one of the warm pool's (ready or starting); fails naming what is left.
+ */
+async function expectSettled(service: Service): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const stats = service.runner.stats();
+    const pools = Object.values(stats.pools);
+    const pooled = pools.reduce((n, p) => n + p.ready + p.starting, 0);
+    const busy = stats.queued + stats.running + pools.reduce((n, p) => n + p.inUse + p.waiting, 0);
+    const containers = await labelledContainers(service);
+    const notRunning = containers.filter((c) => c.State !== 'running');
+    if (busy === 0 && containers.length <= pooled && notRunning.length === 0) return;
+    if (Date.now() > deadline) {
+      expect({ busy, containers: containers.length, notRunning: notRunning.map((c) => `${c.Id.slice(0, 12)} ${c.State}`) }, 'the service did not settle: leaked containers?')
+        .toEqual({ busy: 0, containers: Math.min(containers.length, pooled), notRunning: [] });
+    }
+    await sleep(250);
+  }
+}
+
+/**
+ * A semaphore shared by every test process on this machine (vitest runs two files at a time, and
+ * a developer may run the suite while CI does): a slot is a file created with O_EXCL. Timing is
+ * measured from when an attack holds a slot, and the whole machine never has more than
+ * ATTACK_CONCURRENCY attacks (each followed by its normal execution) in flight. A slot whose owner
+ * died, or that is older than any attack can take, is taken over.
+ */
+const SLOT_DIR = join(os.tmpdir(), 'code-runner-attack-slots');
+const STALE_SLOT_MS = 60_000;
+
+function ownerAlive(path: string): boolean {
+  try {
+    if (Date.now() - statSync(path).mtimeMs > STALE_SLOT_MS) return false;
+    const pid = Number(readFileSync(path, 'utf8'));
+    if (!pid) return true; // being written right now
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function takeSlot(): Promise<() => void> {
+  mkdirSync(SLOT_DIR, { recursive: true });
+  for (;;) {
+    for (let i = 0; i < ATTACK_CONCURRENCY; i += 1) {
+      const path = join(SLOT_DIR, `slot-${i}`);
+      try {
+        writeFileSync(path, String(process.pid), { flag: 'wx' });
+        return () => rmSync(path, { force: true });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        if (!ownerAlive(path)) rmSync(path, { force: true });
+      }
+    }
+    await sleep(25 + Math.random() * 50);
+  }
+}
+
+/** Runs `work` holding `count` slots (for a test that puts several executions in flight at once). */
+async function withSlots<T>(count: number, work: () => Promise<T>): Promise<T> {
+  const releases: Array<() => void> = [];
+  try {
+    for (let i = 0; i < Math.min(count, ATTACK_CONCURRENCY); i += 1) releases.push(await takeSlot());
+    return await work();
+  } finally {
+    for (const release of releases) release();
+  }
+}
+
+const withSlot = <T>(work: () => Promise<T>) => withSlots(1, work);
+
+export interface AttackOptions {
+  /** Defaults to one case, `{ x: 1 }` expecting 1. */
+  testCases?: TestCase[];
+  /** Defaults to `f`, the entry point of every attack. */
+  functionName?: string;
+}
+
+export interface AttackOutcome {
+  reply: ExecuteReply;
+  results: CaseResult[];
+  elapsedMs: number;
+  /** The longest event-loop stall of the service's process while the attack ran. */
+  maxLoopDelayMs: number;
+}
+
+/**
+ * Sends one hostile execution and checks the common promises: a well-formed answer (200 or 408),
+ * within the budget plus one second, and a correct normal execution right after it.
+ */
+export async function attack(ctx: AttackContext, language: AttackLanguage | 'typescript', code: string, options: AttackOptions = {}): Promise<AttackOutcome> {
+  const testCases = options.testCases ?? oneCase;
+  const body = { language, code, testCases, functionName: options.functionName ?? 'f' };
+  const outcome = await withSlot(async () => {
+    const histogram = monitorEventLoopDelay({ resolution: 10 });
+    histogram.enable();
+    const started = Date.now();
+    const reply = await execute(ctx.service, body);
+    const elapsedMs = Date.now() - started;
+    histogram.disable();
+    // the normal execution right after the attack, still inside the slot
+    const health = await checkHealth(ctx, language === 'typescript' ? 'javascript' : language);
+    return { reply, elapsedMs, maxLoopDelayMs: Math.round(histogram.max / 1e6), health };
+  });
+  const { reply, elapsedMs } = outcome;
+  expect([200, 408], `status ${reply.status}: ${JSON.stringify(reply.body).slice(0, 500)}`).toContain(reply.status);
+  expect(elapsedMs, `answered after ${elapsedMs} ms`).toBeLessThanOrEqual(ANSWER_WITHIN_MS);
+  const results = expectWellFormed(reply, testCases);
+  expectHealthyReply(outcome.health);
+  return { reply, results, elapsedMs, maxLoopDelayMs: outcome.maxLoopDelayMs };
+}
+
+/** The shape every 200/408 answer has: one result per case, in order, each with one-line error or null. */
+export function expectWellFormed(reply: ExecuteReply, testCases: TestCase[]): CaseResult[] {
+  const results = reply.body.results as CaseResult[] | undefined;
+  expect(Array.isArray(results), 'results is an array').toBe(true);
+  expect(results).toHaveLength(testCases.length);
+  for (const [i, result] of (results ?? []).entries()) {
+    expect(Object.keys(result).sort()).toEqual(['actual', 'error', 'expected', 'input', 'passed', 'runtime', 'stdout']);
+    expect(result.input).toEqual(testCases[i].args);
+    expect(result.expected).toEqual(testCases[i].expected);
+    expect(typeof result.passed).toBe('boolean');
+    expect(result.runtime).toMatch(/^\d+ms$/);
+    expect(typeof result.stdout).toBe('string');
+    expect(Buffer.byteLength(result.stdout)).toBeLessThanOrEqual(64 * 1024 + '\n...[truncated]'.length);
+    if (result.error !== null) {
+      expect(typeof result.error).toBe('string');
+      expect(result.error.length).toBeGreaterThan(0);
+      expect(result.error).not.toContain('\n');
+      expect(result.passed).toBe(false);
+    }
+  }
+  if (reply.status === 408) {
+    expect(reply.body.error).toMatch(/timed out/);
+    expect(results?.some((r) => r.error === 'timed out')).toBe(true);
+  }
+  return results ?? [];
+}
+
+const SANITY: Record<AttackLanguage, string> = {
+  python: 'def add(a, b):\n    return a + b\n',
+  javascript: 'function add(a, b) {\n  return a + b;\n}\n',
+};
+const SANITY_CASES: TestCase[] = [
+  { args: { a: 1, b: 2 }, expected: 3 },
+  { args: { a: 'x', b: 'y' }, expected: 'xy' },
+];
+
+interface HealthReply { language: AttackLanguage; reply: ExecuteReply; elapsedMs: number }
+
+async function checkHealth(ctx: AttackContext, language: AttackLanguage): Promise<HealthReply> {
+  const started = Date.now();
+  const reply = await execute(ctx.service, { language, code: SANITY[language], testCases: SANITY_CASES });
+  return { language, reply, elapsedMs: Date.now() - started };
+}
+
+function expectHealthyReply({ language, reply, elapsedMs }: HealthReply): void {
+  expect(reply.status, `normal ${language} execution after an attack: ${JSON.stringify(reply.body).slice(0, 300)}`).toBe(200);
+  expect(reply.body.results?.map((r) => [r.passed, r.error, r.stdout])).toEqual([[true, null, ''], [true, null, '']]);
+  expect(elapsedMs, 'normal execution time').toBeLessThan(ANSWER_WITHIN_MS);
+}
+
+/** Host processes whose command line contains `text` (a sandbox process under runc is one). */
+export function hostProcessesWith(text: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'latin1').includes(text)) found.push(Number(entry));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return found;
+}
+
+/** Polls the host for processes carrying `text` in their command line until `stop` resolves; whether any was seen. */
+export async function watchHostProcesses(text: string, stop: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  void stop.finally(() => { done = true; }).catch(() => undefined);
+  let seen = false;
+  while (!done && !seen) {
+    seen = hostProcessesWith(text).length > 0;
+    await sleep(50);
+  }
+  return seen;
+}
+
+/** Waits until `check` holds (polling), up to `timeoutMs`; returns whether it did. */
+export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 5_000, everyMs = 100): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return true;
+    if (Date.now() > deadline) return false;
+    await sleep(everyMs);
+  }
+}
+
+/** The docker bridge's gateway address on the host (where containers on the default bridge reach it). */
+export function dockerGateway(): string {
+  const bridge = os.networkInterfaces().docker0?.find((a) => a.family === 'IPv4');
+  return bridge?.address ?? '172.17.0.1';
+}
