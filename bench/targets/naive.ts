@@ -1,8 +1,6 @@
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import type Docker from 'dockerode';
-import { countResults } from './count-results.js';
-import { encodeJob, type HarnessJob } from '../../src/core/execute/run-job.js';
+import type { HarnessJob } from '../../src/core/execute/run-job.js';
+import { runJobThrough } from './run-command.js';
 import { containerOptions, type SandboxLimits } from '../../src/core/sandbox/container-spec.js';
 
 /** The `docker run --rm` flags equivalent to the service's container settings. */
@@ -17,19 +15,7 @@ function runFlags(runtime: string, limits: SandboxLimits): string[] {
 
 /** A naive runner: one `docker run --rm` per request with the same image and limits. */
 export function naiveRequest(image: string, runtime: string, limits: SandboxLimits, job: HarnessJob, cases: number): () => Promise<void> {
-  return () => new Promise((resolve, reject) => {
-    const nonce = randomBytes(16).toString('hex');
-    const child = spawn('docker', ['run', ...runFlags(runtime, limits), image], { stdio: ['pipe', 'pipe', 'ignore'] });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString(); });
-    child.on('error', reject);
-    child.on('close', () => {
-      const results = countResults(out, nonce);
-      if (results === cases) resolve();
-      else reject(new Error(`naive: ${results}/${cases} results`));
-    });
-    child.stdin.end(`${encodeJob(job, nonce)}\n`);
-  });
+  return () => runJobThrough('docker', ['run', ...runFlags(runtime, limits), image], job, cases, 'naive');
 }
 
 /** The container churn ceiling: create, start, wait, remove through the Engine API, no harness work. */
