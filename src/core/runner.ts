@@ -155,7 +155,7 @@ export class Runner {
       try {
         return (this.versions[runtime] = await sandbox.ready);
       } finally {
-        void sandbox.dispose().catch(() => undefined);
+        await sandbox.dispose().catch(() => undefined);
       }
     } catch {
       return null;

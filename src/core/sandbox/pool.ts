@@ -35,6 +35,8 @@ export class SandboxPool {
   private lastMiss = Date.now();
   private readonly shrinkTimer: NodeJS.Timeout;
   private closed = false;
+  /** Starts and removals still under way; close() waits for them, so nothing outlives it. */
+  private readonly pending = new Set<Promise<unknown>>();
 
   constructor(
     private readonly startSandbox: () => Promise<Sandbox>,
@@ -82,7 +84,8 @@ export class SandboxPool {
     clearInterval(this.shrinkTimer);
     clearTimeout(this.backoffTimer);
     for (const waiter of this.waiters.splice(0)) waiter.reject(new SandboxError('pool', 'the runner is shutting down'));
-    await Promise.all(this.ready.splice(0).map((sandbox) => sandbox.dispose().catch(() => undefined)));
+    for (const sandbox of this.ready.splice(0)) this.dispose(sandbox);
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 
   private get wanted(): number {
@@ -110,11 +113,11 @@ export class SandboxPool {
         await Promise.race([sandbox.ready, timeout]);
         return sandbox;
       } catch (error) {
-        void sandbox.dispose().catch(() => undefined);
+        await sandbox.dispose().catch(() => undefined);
         throw error;
       }
     });
-    started.then(
+    this.track(started.then(
       (sandbox) => {
         this.starting -= 1;
         this.failures = 0;
@@ -134,7 +137,7 @@ export class SandboxPool {
         this.waiters.shift()?.reject(error);
         this.pump();
       },
-    );
+    ));
   }
 
   private isFresh(sandbox: Sandbox): boolean {
@@ -158,6 +161,12 @@ export class SandboxPool {
   }
 
   private dispose(sandbox: Sandbox): void {
-    sandbox.dispose().catch((error: Error) => this.onError(error)).finally(() => this.budget.release());
+    this.track(sandbox.dispose().catch((error: Error) => this.onError(error)).finally(() => this.budget.release()));
+  }
+
+  private track(work: Promise<unknown>): void {
+    this.pending.add(work);
+    const done = () => { this.pending.delete(work); };
+    work.then(done, done);
   }
 }

@@ -81,7 +81,7 @@ export class Sandbox {
       sandbox.resolveExit(container.wait({ condition: 'not-running' }) as Promise<{ StatusCode: number }>);
       return sandbox;
     } catch (error) {
-      container.remove({ force: true }).catch(() => undefined);
+      await container.remove({ force: true }).catch(() => undefined);
       throw error;
     }
   }
