@@ -18,6 +18,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Docker from 'dockerode';
+import { benchServiceEnv } from './targets/service.js';
 
 const TOTAL = Number(process.env.SOAK_TOTAL ?? 300);
 const CONCURRENCY = Number(process.env.SOAK_CONCURRENCY ?? 8);
@@ -171,7 +172,7 @@ async function main(): Promise<number> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SANDBOX_INSTANCE: instance, SANDBOX_RUNTIME: RUNTIME, EXECUTION_TIMEOUT_MS: String(TIMEOUT_MS) },
+    env: { ...process.env, ...benchServiceEnv(), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SANDBOX_INSTANCE: instance, SANDBOX_RUNTIME: RUNTIME, EXECUTION_TIMEOUT_MS: String(TIMEOUT_MS) },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let serviceLog = '';

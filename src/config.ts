@@ -1,14 +1,15 @@
 import os from 'node:os';
 import { z } from 'zod';
+import { platformConfigSchema } from './platform/config.js';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => ['true', '1', 'yes'].includes(v));
 const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
 
-/** Every setting, from the environment, validated at start. Documented in the README. */
+/** Every setting, from the environment, validated at start (the platform's own included). Documented in the README. */
 export const configSchema = z.object({
+  ...platformConfigSchema.shape,
   PORT: int(8080, 0),
   HOST: z.string().default('0.0.0.0'),
-  DATA_DIR: z.string().default('./data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DOCKER_SOCKET: z.string().default('/var/run/docker.sock'),
   PYTHON_IMAGE: z.string().default('code-runner-python:latest'),

@@ -4,6 +4,7 @@ import { loadConfig, type Config } from './config.js';
 import { Runner, type RunnerSettings } from './core/runner.js';
 import { connectDocker } from './core/sandbox/engine.js';
 import { buildServer } from './http/server.js';
+import type { Platform } from './platform/index.js';
 
 export function runnerSettings(config: Config): RunnerSettings {
   return {
@@ -28,7 +29,7 @@ export function runnerSettings(config: Config): RunnerSettings {
   };
 }
 
-export interface Service { app: FastifyInstance; runner: Runner; config: Config; logger: Logger; url: string; close(): Promise<void> }
+export interface Service { app: FastifyInstance; platform: Platform; runner: Runner; config: Config; logger: Logger; url: string; close(): Promise<void> }
 
 /** Wires config, the Docker engine, the runner core and the HTTP server, and starts listening. */
 export async function startService(env: NodeJS.ProcessEnv = process.env): Promise<Service> {
@@ -36,7 +37,14 @@ export async function startService(env: NodeJS.ProcessEnv = process.env): Promis
   const logger = pino({ level: config.LOG_LEVEL });
   const docker = connectDocker(config.DOCKER_SOCKET);
   const runner = await Runner.create(docker, runnerSettings(config), (error) => logger.warn({ err: error }, 'sandbox pool could not start a container'));
-  const app = await buildServer({ runner, logger, bodyLimit: config.MAX_BODY_BYTES, timeoutMs: config.EXECUTION_TIMEOUT_MS });
+  let built: Awaited<ReturnType<typeof buildServer>>;
+  try {
+    built = await buildServer({ runner, logger, bodyLimit: config.MAX_BODY_BYTES, timeoutMs: config.EXECUTION_TIMEOUT_MS, platform: config });
+  } catch (error) {
+    await runner.close();
+    throw error;
+  }
+  const { app, platform } = built;
   const address = await app.listen({ port: config.PORT, host: config.HOST });
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -44,5 +52,5 @@ export async function startService(env: NodeJS.ProcessEnv = process.env): Promis
     closing ??= app.close().then(() => runner.close());
     return closing;
   };
-  return { app, runner, config, logger, url: address.replace('0.0.0.0', '127.0.0.1'), close };
+  return { app, platform, runner, config, logger, url: address.replace('0.0.0.0', '127.0.0.1'), close };
 }

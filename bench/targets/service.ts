@@ -1,13 +1,20 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface RunningService { url: string; child: ChildProcess; peakRssMb(): number; stop(): Promise<void> }
 
+/** A throwaway data folder, and no anonymous rate limit in the way of a load generator on loopback. */
+export function benchServiceEnv(): Record<string, string> {
+  return { DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'code-runner-bench-')), RATE_LIMIT_ANONYMOUS: '100000000', ADMIN_ENDPOINT: 'false' };
+}
+
 /** Starts the service as its own process (so its RSS is its own) and waits until it is ready and warm. */
 export async function startServiceProcess(port: number, env: Record<string, string>): Promise<RunningService> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SANDBOX_INSTANCE: `bench-${port}`, ...env },
+    env: { ...process.env, ...benchServiceEnv(), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SANDBOX_INSTANCE: `bench-${port}`, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;

@@ -48,12 +48,13 @@ export class Runner {
   private readonly queue: PQueue;
   private readonly pools: Record<Runtime, SandboxPool>;
   private readonly versions: Partial<Record<Runtime, string>> = {};
-  private readonly schema: ReturnType<typeof executeRequestSchema>;
+  /** The request schema with this runner's limits, for validation and for the API documents. */
+  readonly requestSchema: ReturnType<typeof executeRequestSchema>;
   private closing = false;
 
   private constructor(private readonly docker: Docker, private readonly settings: RunnerSettings, readonly ociRuntime: string, onPoolError: (error: Error) => void) {
     this.queue = new PQueue({ concurrency: settings.concurrency });
-    this.schema = executeRequestSchema(settings.request);
+    this.requestSchema = executeRequestSchema(settings.request);
     const budget = new ContainerBudget(settings.maxContainers);
     const makePool = (runtime: Runtime) => new SandboxPool(
       () => this.startSandbox(runtime),
@@ -80,7 +81,7 @@ export class Runner {
   /** Validates `body` (numbers parsed losslessly) and runs it. User-code faults are results, never errors. */
   async execute(body: unknown): Promise<Execution> {
     if (this.closing) throw new ShuttingDownError('the runner is shutting down');
-    const parsed = this.schema.safeParse(body);
+    const parsed = this.requestSchema.safeParse(body);
     if (!parsed.success) {
       throw new InvalidRequestError('request validation failed', parsed.error.issues.map((i) => ({ path: i.path.map(String), message: i.message })));
     }

@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Runner } from '../core/runner.js';
 import { mcpRoutes } from '../mcp/routes.js';
+import { registerPlatform, type Platform, type PlatformConfig } from '../platform/index.js';
 import { errorHandler } from './error-handler.js';
 import { HttpError } from './http-error.js';
 import { RunnerMetrics } from './metrics.js';
@@ -13,9 +14,10 @@ export interface ServerOptions {
   logger: FastifyBaseLogger;
   bodyLimit: number;
   timeoutMs: number;
+  platform: PlatformConfig;
 }
 
-export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
+export async function buildServer(options: ServerOptions): Promise<{ app: FastifyInstance; platform: Platform }> {
   const app = Fastify({
     loggerInstance: options.logger,
     bodyLimit: options.bodyLimit,
@@ -33,9 +35,15 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     return payload;
   });
   app.setNotFoundHandler((request) => { throw new HttpError(404, `no route for ${request.method} ${request.url.split('?')[0]}`); });
+  // Before any /api route: the platform's gate checks each route's access declaration as it is added.
+  const platform = await registerPlatform(app, { config: options.platform });
   const metrics = new RunnerMetrics(options.runner);
-  await app.register(operationsRoutes, { runner: options.runner, metrics });
-  await app.register(executeRoute, { runner: options.runner, metrics, bodyLimit: options.bodyLimit, timeoutMs: options.timeoutMs });
-  await app.register(mcpRoutes, { runner: options.runner, bodyLimit: options.bodyLimit, timeoutMs: options.timeoutMs, metering: { ensureAllowance: async () => undefined, record: async () => undefined } });
-  return app;
+  const document = platform.registerOpenApiOperation;
+  await app.register(operationsRoutes, { runner: options.runner, metrics, document });
+  await app.register(executeRoute, { runner: options.runner, metrics, bodyLimit: options.bodyLimit, timeoutMs: options.timeoutMs, document });
+  await app.register(mcpRoutes, {
+    runner: options.runner, bodyLimit: options.bodyLimit, timeoutMs: options.timeoutMs, document,
+    metering: { ensureAllowance: platform.checkMeter, record: platform.meter },
+  });
+  return { app, platform };
 }

@@ -1,8 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parse as parseLossless } from 'lossless-json';
+import { z } from 'zod';
 import { DEFAULT_LIMITS, type RequestLimits } from '../core/request-schema.js';
 import type { Runner } from '../core/runner.js';
 import { HttpError } from '../http/http-error.js';
+import type { OpenApiOperation } from '../platform/index.js';
 import { losslessJson } from '../http/lossless-body.js';
 import { answerBody, errorResponse, RpcCode, RpcError, type JsonRpcResponse } from './jsonrpc.js';
 import { ProblemGenerator } from './problems/generator.js';
@@ -19,6 +21,7 @@ export interface McpRoutesOptions {
   /** Bounds shown in execute_code's input schema; the runner enforces its own. */
   requestLimits?: RequestLimits;
   metering: McpMetering;
+  document: (operation: OpenApiOperation) => void;
 }
 
 /** The platform's plan counters, as this endpoint needs them (wired in src/http/server.ts). */
@@ -30,6 +33,10 @@ export interface McpMetering {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+
+// For the OpenAPI document only: the handler checks each message itself, so a bad one gets a JSON-RPC error, not a 400.
+const rpcMessage = z.object({ jsonrpc: z.literal('2.0'), id: z.union([z.string(), z.number()]).optional(), method: z.string(), params: z.record(z.string(), z.unknown()).optional() });
+const rpcBody = z.union([rpcMessage, z.array(rpcMessage)]);
 
 /** Streamable HTTP clients must accept JSON; a client that only takes SSE cannot use this server. */
 function checkHeaders(request: FastifyRequest): void {
@@ -59,6 +66,13 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: options.bodyLimit }, (_request, body, done) => done(null, body));
 
+  options.document({
+    method: 'POST', url: '/api/mcp', tags: ['mcp'], access: { auth: 'key' },
+    summary: 'JSON-RPC 2.0 for MCP clients (Streamable HTTP, plain JSON answers): initialize, tools/list, tools/call, ping',
+    description: 'Tools: execute_code and generate_problem. JSON-RPC errors travel with HTTP 200; a notification gets 202 without a body. Each successful tools/call counts against the monthly mcp_code_executions or mcp_problem_generations allowance (402 past it). Session cookies are refused (401).',
+    body: rpcBody,
+    responses: { 402: 'The monthly allowance of the called tool is used up', 406: 'Accept does not include application/json' },
+  });
   app.post('/api/mcp', { bodyLimit: options.bodyLimit, config: { access: { auth: 'key' } } }, async (request, reply) => {
     checkHeaders(request);
     let body: unknown;

@@ -17,7 +17,8 @@ export const platformConfigSchema = z.object({
   SESSION_TTL_HOURS: int(24 * 7, 1),
   COOKIE_SECURE: bool.default(false),
   RATE_LIMIT_WINDOW_SECONDS: int(60, 1),
-  RATE_LIMIT_ANONYMOUS: int(30, 1),
+  // Per client IP. Anonymous execution usually comes from the interview platform itself, one IP for all its users.
+  RATE_LIMIT_ANONYMOUS: int(1200, 1),
   RATE_LIMIT_SIGNED_IN: int(600, 1),
   ...perPlan('RATE_LIMIT', { free: 60, starter: 300, pro: 1200, enterprise: 6000 }),
   ...perPlan('MCP_CODE_EXECUTIONS', { free: 100, starter: 2000, pro: 20000, enterprise: 200000 }),

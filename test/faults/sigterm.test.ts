@@ -1,13 +1,16 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import Docker from 'dockerode';
 import { expect, it } from 'vitest';
+import { isolatedEnv } from '../support/service.js';
 
 it('finishes or cleanly fails in-flight requests on SIGTERM and removes every container', async () => {
   const instance = `sigterm-${randomBytes(4).toString('hex')}`;
+  const isolated = isolatedEnv();
   const port = 20000 + Math.floor(Math.random() * 20000);
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SANDBOX_INSTANCE: instance },
+    env: { ...process.env, ...isolated, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SANDBOX_INSTANCE: instance },
     stdio: 'ignore',
   });
   const url = `http://127.0.0.1:${port}`;
@@ -30,4 +33,5 @@ it('finishes or cleanly fails in-flight requests on SIGTERM and removes every co
   expect(replies.filter((r) => r.status === 200).length).toBeGreaterThan(0);
   const docker = new Docker({ socketPath: '/var/run/docker.sock' });
   expect(await docker.listContainers({ all: true, filters: { label: [`code-runner.sandbox=${instance}`] } })).toHaveLength(0);
+  rmSync(isolated.DATA_DIR, { recursive: true, force: true });
 }, 60_000);

@@ -1,10 +1,13 @@
 import type { Service } from '../../src/service.js';
+import type { Plan } from '../../src/platform/index.js';
 
-/**
- * The one place the MCP tests touch the platform layer (workspaces, keys, plans). The platform
- * (issue 3) is not built yet, so the endpoint has no auth hook and the key sent here is not
- * checked; the auth and allowance tests of issue 6 come with the platform.
- */
-export async function createApiKey(_service: Service): Promise<string> {
-  return 'svc_live_unchecked';
+let workspaces = 0;
+
+/** A new workspace on `plan` with a key for it, made through the same admin commands the CLI runs. */
+export async function createApiKey(service: Service, plan: Plan = 'pro'): Promise<string> {
+  workspaces += 1;
+  const slug = `mcp-test-${process.pid}-${workspaces}`;
+  await service.platform.admin({ command: 'workspace.create', slug, plan });
+  const output = await service.platform.admin({ command: 'key.create', workspace: slug, scopes: 'all' });
+  return output.trim().split('\n').at(-1)!;
 }

@@ -1,18 +1,36 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { startService, type Service } from '../../src/service.js';
 
-/** Starts the real service (real Docker engine) on a free loopback port, with its own container label. */
+/**
+ * Settings every service a test starts needs: its own data folder and container label, and an
+ * anonymous rate limit that a test's burst of executions from one IP stays under.
+ */
+export function isolatedEnv(): Record<string, string> {
+  return {
+    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'code-runner-test-')),
+    SANDBOX_INSTANCE: `test-${randomBytes(4).toString('hex')}`,
+    RATE_LIMIT_ANONYMOUS: '1000000',
+  };
+}
+
+/** Starts the real service (real Docker engine and storage) on a free loopback port; close() also removes its data folder. */
 export async function startTestService(env: Record<string, string> = {}): Promise<Service> {
-  return startService({
+  const isolated = { ...isolatedEnv(), ...env };
+  const service = await startService({
     ...process.env,
     PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'silent',
-    SANDBOX_INSTANCE: `test-${randomBytes(4).toString('hex')}`,
     POOL_MIN_PYTHON: '1',
     POOL_MIN_NODE: '1',
-    ...env,
+    ADMIN_ENDPOINT: 'false',
+    ...isolated,
   });
+  const close = service.close;
+  return { ...service, close: async () => { await close(); rmSync(isolated.DATA_DIR, { recursive: true, force: true }); } };
 }
 
 export interface ExecuteReply { status: number; body: Record<string, unknown> & { results?: Array<Record<string, unknown>>; error?: string }; headers: Headers }

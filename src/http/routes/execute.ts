@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { BusyError, SandboxError } from '../../core/errors.js';
+import { executeResponseSchema } from '../../core/result-schema.js';
 import type { Runner } from '../../core/runner.js';
+import type { OpenApiOperation } from '../../platform/index.js';
 import { mapError } from '../error-handler.js';
 import { losslessJson, useLosslessJson } from '../lossless-body.js';
 import type { RunnerMetrics } from '../metrics.js';
 
-export interface ExecuteRouteOptions { runner: Runner; metrics: RunnerMetrics; bodyLimit: number; timeoutMs: number }
+export interface ExecuteRouteOptions { runner: Runner; metrics: RunnerMetrics; bodyLimit: number; timeoutMs: number; document: (operation: OpenApiOperation) => void }
 
 function languageOf(body: unknown): string {
   const language = (body as { language?: unknown } | null)?.language;
@@ -16,6 +18,18 @@ function languageOf(body: unknown): string {
 /** POST /api/v1/code/execute: the REST face of the runner core. */
 export async function executeRoute(app: FastifyInstance, options: ExecuteRouteOptions): Promise<void> {
   useLosslessJson(app, options.bodyLimit);
+  // The runner validates the body itself (after the lossless parse), so the route only documents the schema.
+  options.document({
+    method: 'POST', url: '/api/v1/code/execute', tags: ['code'], access: { auth: 'optional-key' },
+    summary: 'Run a function against test cases in a single-use sandbox',
+    description: 'Numbers keep their exact text (3.0 stays a float, big integers stay exact). A user-code fault is a failed case, not an error. Free of charge; anonymous callers are rate-limited per IP.',
+    body: options.runner.requestSchema, response: executeResponseSchema,
+    responses: {
+      408: `The ${options.timeoutMs} ms limit passed; \`results\` holds the finished cases and "timed out" for the rest`,
+      413: 'Body larger than the limit', 415: 'Content-Type is not application/json', 422: 'Unsupported language',
+      502: 'The sandbox failed (the message names the stage: create, attach, start, wait, image, engine)', 503: 'Queue full or shutting down; see Retry-After',
+    },
+  });
   app.post('/api/v1/code/execute', { bodyLimit: options.bodyLimit, config: { access: { auth: 'optional-key' } } }, async (request, reply) => {
     const executionId = randomUUID();
     const started = Date.now();
