@@ -101,6 +101,6 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
   const notAllowed = async (_request: FastifyRequest, reply: FastifyReply) => reply
     .code(405).header('allow', 'POST').type(JSON_TYPE)
     .send({ error: 'method not allowed: this endpoint takes JSON-RPC over POST and offers no event stream or sessions' });
-  app.get('/api/mcp', { config: { access: { auth: 'optional-key' } } }, notAllowed);
-  app.delete('/api/mcp', { config: { access: { auth: 'optional-key' } } }, notAllowed);
+  app.get('/api/mcp', { config: { access: { auth: 'none' } } }, notAllowed);
+  app.delete('/api/mcp', { config: { access: { auth: 'none' } } }, notAllowed);
 }

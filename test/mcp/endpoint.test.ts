@@ -73,12 +73,14 @@ describe('JSON-RPC over HTTP', () => {
       .toMatchObject({ result: { protocolVersion: '2025-11-25' } });
   });
 
-  it('answers GET and DELETE with 405 and Allow: POST', async () => {
+  it('answers GET and DELETE with 405 and Allow: POST, whatever the credentials', async () => {
     for (const method of ['GET', 'DELETE']) {
-      const response = await fetch(`${service.url}/api/mcp`, { method, headers: { ...key, accept: 'text/event-stream' } });
-      expect(response.status).toBe(405);
-      expect(response.headers.get('allow')).toBe('POST');
-      expect(await response.json()).toHaveProperty('error');
+      for (const credentials of [key, {}, { 'x-api-key': 'svc_live_bogus' }]) {
+        const response = await fetch(`${service.url}/api/mcp`, { method, headers: { ...credentials, accept: 'text/event-stream' } });
+        expect(response.status).toBe(405);
+        expect(response.headers.get('allow')).toBe('POST');
+        expect(await response.json()).toHaveProperty('error');
+      }
     }
   });
 
