@@ -5,6 +5,10 @@ import { FrameParser, type HarnessEvent } from './frame-parser.js';
 
 export interface ExitInfo { statusCode: number; oomKilled: boolean; killedByHost: boolean }
 
+const SIGKILL_STATUS = 137;
+const OOM_INSPECT_ATTEMPTS = 6;
+const OOM_INSPECT_DELAY_MS = 200;
+
 /** Tags a Docker failure with the stage it happened in, so that a 502 explains itself. */
 export function stageError(stage: SandboxStage, error: unknown): SandboxError {
   const err = error as { statusCode?: number; code?: string; json?: { message?: string }; message?: string };
@@ -147,7 +151,11 @@ export class Sandbox {
 
   private async exitInfo(statusCode: number): Promise<ExitInfo> {
     let oomKilled = false;
-    if (statusCode !== 0 && !this.killed) {
+    // The engine records the OOM event on its own schedule, sometimes just after the exit is reported;
+    // a SIGKILL the host did not send is asked about again before it is called a plain exit.
+    const attempts = statusCode === SIGKILL_STATUS ? OOM_INSPECT_ATTEMPTS : 1;
+    for (let attempt = 0; statusCode !== 0 && !this.killed && !oomKilled && attempt < attempts; attempt += 1) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, OOM_INSPECT_DELAY_MS));
       const info = await this.container.inspect().catch(() => undefined);
       oomKilled = info?.State?.OOMKilled === true;
     }
