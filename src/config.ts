@@ -28,7 +28,8 @@ export const configSchema = z.object({
   MAX_TEST_CASES: int(100, 1),
   MAX_BODY_BYTES: int(1024 * 1024, 1024),
   MAX_JSON_DEPTH: int(256, 2),
-  CONCURRENCY: int(Math.max(2, os.availableParallelism() * 4), 1),
+  // Two per core: a CPU-bound case shares its core with at most one other, so its time limit stays meaningful.
+  CONCURRENCY: int(Math.max(2, os.availableParallelism() * 2), 1),
   QUEUE_LIMIT: int(100, 0),
   POOL_ENABLED: bool.default(true),
   POOL_MIN_PYTHON: int(2),
