@@ -1,16 +1,8 @@
 import { AdminError, runAdminCommand, type AdminCommand } from '../platform/admin/commands.js';
 import { readEndpointFile, type AdminEndpoint } from '../platform/admin/endpoint-file.js';
 import type { PlatformConfig } from '../platform/config.js';
+import { alive } from '../platform/db/lock.js';
 import { openDatabase } from '../platform/db/open.js';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 async function remote(endpoint: AdminEndpoint, command: AdminCommand): Promise<string> {
   const response = await fetch(`${endpoint.url}/admin/command`, {

@@ -3,7 +3,8 @@ import path from 'node:path';
 
 const LOCK_FILE = 'pglite.lock';
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid exists (EPERM: it does, owned by another user). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
