@@ -1,5 +1,8 @@
-import { mkdirSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -7,13 +10,19 @@ import pg from 'pg';
 import type { Database, Db } from './database.js';
 import { acquireLock } from './lock.js';
 import { migrate } from './migrate.js';
+import { PGLITE_SETTINGS } from './pglite-settings.js';
 import { schema } from './schema.js';
 
 export interface OpenOptions { dataDir: string; databaseUrl?: string }
 
-// The embedded database serves a few small tables; PostgreSQL's default buffers would keep about
-// 120 MB more of the service's memory resident for nothing (measured: 280 MB RSS on open, 160 MB with these).
-const PGLITE_SETTINGS = ['shared_buffers = 8MB', 'work_mem = 1MB', 'maintenance_work_mem = 4MB', 'temp_buffers = 1MB', 'wal_buffers = 256kB'];
+const execFileAsync = promisify(execFile);
+const CREATE_SCRIPT = fileURLToPath(new URL('./create-pglite.ts', import.meta.url));
+
+/** A new embedded database is created by a child process (see create-pglite.ts). */
+async function createPgliteOnce(dbDir: string): Promise<void> {
+  if (existsSync(path.join(dbDir, 'PG_VERSION'))) return;
+  await execFileAsync(process.execPath, ['--import', 'tsx', CREATE_SCRIPT, dbDir]);
+}
 
 /** PostgreSQL when a URL is given, else the embedded PGlite in DATA_DIR/db; migrated to the latest version. */
 export async function openDatabase(options: OpenOptions): Promise<Database> {
@@ -39,7 +48,9 @@ async function openPglite(dataDir: string): Promise<Database> {
   mkdirSync(dataDir, { recursive: true });
   const release = acquireLock(dataDir);
   try {
-    const client = await PGlite.create(path.join(dataDir, 'db'), { postgresqlconf: PGLITE_SETTINGS });
+    const dbDir = path.join(dataDir, 'db');
+    await createPgliteOnce(dbDir);
+    const client = await PGlite.create(dbDir, { postgresqlconf: PGLITE_SETTINGS });
     const db: Db = drizzlePglite({ client, schema });
     return {
       db,
