@@ -11,6 +11,10 @@
 const MARK = '\x1e';
 const MAX_DEPTH = 256;
 const TRUNCATION_MARKER = '\n...[truncated]';
+// The largest return value a result frame carries, in bytes of JSON (protocol section 4).
+const RETURN_LIMIT = 1 << 20;
+// An error's type and message are cut to this many characters (the host shows fewer still).
+const MAX_ERROR_CHARS = 4096;
 
 Promise.all([
   import('node:fs'),
@@ -145,16 +149,23 @@ function main(fs, vm, path, util, Module, perfHooks) {
       this.cut = false;
     }
 
+    get room() {
+      return this.cap - this.size;
+    }
+
     add(text) {
       if (this.cut || text.length === 0) return;
-      const size = Buffer.byteLength(text, 'utf8');
-      const room = this.cap - this.size;
-      if (size <= room) {
+      const room = this.room;
+      // every UTF-16 unit takes at least one byte: only the first `room` can fit, so a huge text
+      // is never encoded whole
+      const head = text.length > room ? text.slice(0, room) : text;
+      const size = Buffer.byteLength(head, 'utf8');
+      if (head === text && size <= room) {
         this.parts.push(text);
         this.size += size;
         return;
       }
-      const bytes = Buffer.from(text, 'utf8');
+      const bytes = Buffer.from(head, 'utf8');
       let end = room;
       // step back over continuation bytes so that no character is split
       while (end > 0 && (bytes[end] & 0xc0) === 0x80) end -= 1;
@@ -171,12 +182,13 @@ function main(fs, vm, path, util, Module, perfHooks) {
 
   let capture = new Capture(0);
 
-  function chunkText(chunk, encoding) {
+  // At most `maxBytes` of a binary chunk are decoded: the capture keeps no more than that.
+  function chunkText(chunk, encoding, maxBytes) {
     if (typeof chunk === 'string') {
       if (typeof encoding !== 'string' || /^utf-?8$/i.test(encoding)) return chunk;
       return Buffer.from(chunk, encoding).toString('utf8');
     }
-    if (chunk instanceof Uint8Array) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('utf8');
+    if (chunk instanceof Uint8Array) return Buffer.from(chunk.buffer, chunk.byteOffset, Math.min(chunk.byteLength, maxBytes)).toString('utf8');
     const error = new TypeError(`The "chunk" argument must be of type string or an instance of Buffer or Uint8Array. Received ${inspect(chunk)}`);
     error.code = 'ERR_INVALID_ARG_TYPE';
     throw error;
@@ -188,7 +200,8 @@ function main(fs, vm, path, util, Module, perfHooks) {
       callback = encoding;
       encoding = undefined;
     }
-    capture.add(chunkText(chunk, encoding));
+    // a character that fits ends within room + 3 bytes
+    capture.add(chunkText(chunk, encoding, capture.room + 4));
     if (typeof callback === 'function') process.nextTick(callback, null);
     return true;
   }
@@ -237,57 +250,138 @@ function main(fs, vm, path, util, Module, perfHooks) {
     return String(value);
   }
 
-  function encodeValue(value, depth = 0, path = new Set()) {
-    try {
-      return encodeInner(value, depth, path);
-    } catch {
-      return stringify(reprOf(value));
+  // Thrown through the encoder when a value's JSON outgrows the limit; `atLeast` is a lower bound
+  // on its size in bytes.
+  class TooLarge {
+    constructor(atLeast) {
+      this.atLeast = atLeast;
     }
   }
 
-  function encodeInner(value, depth, path) {
-    switch (typeof value) {
-      case 'undefined':
-        return 'null';
-      case 'boolean':
-        return value ? 'true' : 'false';
-      case 'number':
-        return encodeNumber(value);
-      case 'bigint':
-        return String(value);
-      case 'string':
-        return stringify(value);
-      case 'object':
-        if (value === null) return 'null';
-        break;
-      default:
-        return stringify(reprOf(value));
+  // Writes one value as JSON, counting its UTF-8 bytes as it goes, so that a value over the
+  // limit is refused before its whole text exists.
+  class Encoder {
+    constructor(limit) {
+      this.limit = limit;
+      this.size = 0;
+      this.path = new Set();
     }
-    if (depth >= MAX_DEPTH || path.has(value)) return stringify(reprOf(value));
-    path.add(value);
-    try {
-      const next = depth + 1;
-      if (Array.isArray(value)) {
-        const length = value.length;
-        const parts = new Array(length);
-        for (let i = 0; i < length; i += 1) parts[i] = encodeValue(value[i], next, path);
-        return `[${parts.join(',')}]`;
+
+    // Refuses, before building it, a piece that will take at least `atLeast` more bytes.
+    reserve(atLeast) {
+      if (this.size + atLeast > this.limit) throw new TooLarge(this.size + atLeast);
+    }
+
+    spend(count) {
+      this.size += count;
+      if (this.size > this.limit) throw new TooLarge(this.size);
+    }
+
+    ascii(text) {
+      this.spend(text.length);
+      return text;
+    }
+
+    // Every UTF-16 unit takes at least one byte of JSON, so a huge string is refused unconverted.
+    string(value) {
+      this.reserve(value.length + 2);
+      const text = stringify(value);
+      this.spend(Buffer.byteLength(text, 'utf8'));
+      return text;
+    }
+
+    // A BigInt of 2^(room * log2 10) or more has more digits than fit: refused before its
+    // (slow) conversion to decimal.
+    bigint(value) {
+      const room = this.limit - this.size;
+      const magnitude = value < 0n ? -value : value;
+      if (BigInt.asUintN(Math.ceil(room * Math.log2(10)), magnitude) !== magnitude) throw new TooLarge(this.limit + 1);
+      return this.ascii(String(value));
+    }
+
+    // A value that cannot be encoded becomes its repr string.
+    encode(value, depth = 0) {
+      const size = this.size;
+      try {
+        return this.encodeInner(value, depth);
+      } catch (error) {
+        if (error instanceof TooLarge) throw error;
+        // what a failed attempt counted is not part of the text
+        this.size = size;
+        return this.string(reprOf(value));
       }
+    }
+
+    encodeInner(value, depth) {
+      switch (typeof value) {
+        case 'undefined':
+          return this.ascii('null');
+        case 'boolean':
+          return this.ascii(value ? 'true' : 'false');
+        case 'number':
+          return this.ascii(encodeNumber(value));
+        case 'bigint':
+          return this.bigint(value);
+        case 'string':
+          return this.string(value);
+        case 'object':
+          if (value === null) return this.ascii('null');
+          break;
+        default:
+          return this.string(reprOf(value));
+      }
+      if (depth >= MAX_DEPTH || this.path.has(value)) return this.string(reprOf(value));
+      this.path.add(value);
+      try {
+        return this.container(value, depth + 1);
+      } finally {
+        this.path.delete(value);
+      }
+    }
+
+    container(value, depth) {
+      if (Array.isArray(value)) return this.items(value, depth);
       if (isSet(value)) {
-        return `[${sortIfOrderable(Array.from(value)).map((item) => encodeValue(item, next, path)).join(',')}]`;
+        this.reserve(2 * value.size + 1);
+        return this.items(sortIfOrderable(Array.from(value)), depth);
       }
       if (isMap(value)) {
+        // keys that read the same (1 and "1") keep the first one's place and the last one's value
         const fields = new Map();
-        for (const [key, item] of Array.from(value)) fields.set(String(key), encodeValue(item, next, path));
-        return `{${Array.from(fields, ([key, text]) => `${stringify(key)}:${text}`).join(',')}}`;
+        for (const [key, item] of Array.from(value)) fields.set(String(key), item);
+        return this.fields(Array.from(fields.keys()), (key) => fields.get(key), depth);
       }
       const proto = getPrototypeOf(value);
-      if (proto === ObjectPrototype || proto === null) {
-        return `{${objectKeys(value).map((key) => `${stringify(key)}:${encodeValue(value[key], next, path)}`).join(',')}}`;
-      }
-      return stringify(reprOf(value));
-    } finally {
-      path.delete(value);
+      if (proto === ObjectPrototype || proto === null) return this.fields(objectKeys(value), (key) => value[key], depth);
+      return this.string(reprOf(value));
+    }
+
+    // Every item takes at least a byte and a comma: a huge (or sparse) array is refused unread.
+    items(list, depth) {
+      const length = list.length;
+      this.reserve(2 * length + 1);
+      this.spend(2 + Math.max(length - 1, 0));
+      const parts = new Array(length);
+      for (let i = 0; i < length; i += 1) parts[i] = this.encode(list[i], depth);
+      return `[${parts.join(',')}]`;
+    }
+
+    // Every field takes at least `"":0` and a comma.
+    fields(keys, itemOf, depth) {
+      this.reserve(5 * keys.length + 1);
+      this.spend(2 + Math.max(keys.length - 1, 0) + keys.length);
+      return `{${keys.map((key) => `${this.string(key)}:${this.encode(itemOf(key), depth)}`).join(',')}}`;
+    }
+  }
+
+  // The value of a result frame, or the error of a value too large to send.
+  function encodeResult(result) {
+    try {
+      return { value: new Encoder(RETURN_LIMIT).encode(result), error: null };
+    } catch (error) {
+      if (!(error instanceof TooLarge)) throw error;
+      const message = `return value too large: at least ${error.atLeast} bytes as JSON (limit ${RETURN_LIMIT})`;
+      return { value: 'null', error: { type: 'RangeError', message, line: null, column: null } };
     }
   }
 
@@ -350,7 +444,9 @@ function main(fs, vm, path, util, Module, perfHooks) {
     if (!error) return 'null';
     const line = Number.isInteger(error.line) ? String(error.line) : 'null';
     const column = Number.isInteger(error.column) ? String(error.column) : 'null';
-    return `{"type":${stringify(String(error.type))},"message":${stringify(String(error.message))},"line":${line},"column":${column}}`;
+    const type = String(error.type).slice(0, MAX_ERROR_CHARS);
+    const message = String(error.message).slice(0, MAX_ERROR_CHARS);
+    return `{"type":${stringify(type)},"message":${stringify(message)},"line":${line},"column":${column}}`;
   }
 
   const missing = (message) => ({ type: 'ReferenceError', message, line: null, column: null });
@@ -485,7 +581,7 @@ function main(fs, vm, path, util, Module, perfHooks) {
       return { value: 'null', error: describeError(error, filename, userLines), ms };
     }
     const ms = now() - start;
-    return { value: encodeValue(result), error: null, ms };
+    return { ...encodeResult(result), ms };
   }
 
   async function run(job) {
@@ -521,7 +617,7 @@ function main(fs, vm, path, util, Module, perfHooks) {
       const testCase = cases[number];
       if (number > 0) capture = new Capture(cap);
       installCapture();
-      const index = encodeValue(testCase.i);
+      const index = new Encoder(RETURN_LIMIT).encode(testCase.i);
       send(`{"t":"begin","i":${index}}`);
       const outcome = await runCase(testCase, resolved, filename, userLines);
       installCapture();

@@ -19,6 +19,12 @@ _CoroutineType = types.CoroutineType
 
 TRUNCATION_MARKER = "\n...[truncated]"
 MAX_DEPTH = 256
+# The largest return value a result frame carries, in bytes of JSON (protocol section 4).
+RETURN_LIMIT = 1 << 20
+# An error's type and message are cut to this many characters (the host shows fewer still).
+MAX_ERROR_CHARS = 4096
+# A b-bit integer has more than (b - 1) * LOG10_2 decimal digits (slightly below log10(2)).
+LOG10_2 = 0.301
 _set_digits = getattr(sys, "set_int_max_str_digits", None)
 _get_digits = getattr(sys, "get_int_max_str_digits", None)
 
@@ -80,30 +86,33 @@ class Capture:
         self.size = 0
         self.cut = False
 
+    @property
+    def room(self):
+        return self.cap - self.size
+
     def add(self, text):
         if self.cut or not text:
             return
-        if text.isascii():
-            size = len(text)
-            data = None
-        else:
-            data = text.encode("utf-8", "surrogatepass")
-            size = len(data)
-        room = self.cap - self.size
-        if size <= room:
-            self.parts.append(text)
-            self.size += size
-            return
-        if data is None:
-            self.parts.append(text[:room])
-        else:
+        room = self.room
+        # every character takes at least one byte: only the first `room` can fit, so a huge
+        # text is never encoded whole
+        whole = len(text) <= room
+        if not whole:
+            text = text[:room]
+        data = None if text.isascii() else text.encode("utf-8", "surrogatepass")
+        if data is not None and len(data) > room:
+            whole = False
             end = room
             # step back over continuation bytes so that no character is split
             while end > 0 and (data[end] & 0xC0) == 0x80:
                 end -= 1
-            self.parts.append(data[:end].decode("utf-8", "surrogatepass"))
-        self.size = self.cap
-        self.cut = True
+            text = data[:end].decode("utf-8", "surrogatepass")
+        self.parts.append(text)
+        if whole:
+            self.size += len(text) if data is None else len(data)
+        else:
+            self.size = self.cap
+            self.cut = True
 
     def text(self):
         out = "".join(self.parts)
@@ -120,7 +129,11 @@ class _BinaryOut:
         if self._text.closed:
             raise ValueError("write to closed file")
         size = len(data)
-        self._text._harness.capture.add(bytes(data).decode("utf-8", "replace"))
+        view = memoryview(data)
+        capture = self._text._harness.capture
+        if not capture.cut:
+            # decode no more than can be kept: a character that fits ends within room + 3 bytes
+            capture.add(bytes(view[: capture.room + 4]).decode("utf-8", "replace"))
         return size
 
     def writelines(self, lines):
@@ -284,29 +297,75 @@ def _is_number(value):
     return isinstance(value, (int, float))
 
 
+class TooLarge(Exception):
+    """The value's JSON outgrew RETURN_LIMIT; `at_least` is a lower bound on its size in bytes."""
+
+    def __init__(self, at_least):
+        super().__init__(at_least)
+        self.at_least = at_least
+
+
 class Encoder:
-    def __init__(self):
+    """Writes one value as JSON, counting its bytes as it goes (the text is ASCII: one byte a
+    character), so that a value over the limit is refused before its whole text exists.
+    """
+
+    def __init__(self, limit):
         self.path = set()
+        self.limit = limit
+        self.size = 0
+
+    def _reserve(self, at_least):
+        """Refuses, before building it, a piece that will take at least `at_least` more bytes."""
+        if self.size + at_least > self.limit:
+            raise TooLarge(self.size + at_least)
+
+    def _spend(self, count):
+        self.size += count
+        if self.size > self.limit:
+            raise TooLarge(self.size)
+
+    def _leaf(self, text):
+        # _spend inlined: this runs for every scalar of a value
+        self.size += len(text)
+        if self.size > self.limit:
+            raise TooLarge(self.size)
+        return text
+
+    def _string(self, value):
+        if self.size + len(value) + 2 > self.limit:
+            raise TooLarge(self.size + len(value) + 2)
+        return self._leaf(_quote(value))
+
+    def _int(self, value):
+        # a huge int is refused before its (slow, quadratic) conversion to decimal
+        self._reserve(int((int.bit_length(value) - 1) * LOG10_2))
+        return self._leaf(int.__repr__(value))
 
     def encode(self, value, depth=0):
         """JSON text for one value; a value that cannot be encoded becomes its repr string."""
+        size = self.size
         try:
             return self._encode(value, depth)
+        except TooLarge:
+            raise
         except BaseException:
-            return _quote(_safe_repr(value))
+            # what a failed attempt counted is not part of the text
+            self.size = size
+            return self._string(_safe_repr(value))
 
     def _encode(self, value, depth):
         kind = type(value)
         if value is None:
-            return "null"
+            return self._leaf("null")
         if kind is bool:
-            return "true" if value else "false"
+            return self._leaf("true" if value else "false")
         if kind is int:
-            return int.__repr__(value)
+            return self._int(value)
         if kind is float:
-            return _float_json(value)
+            return self._leaf(_float_json(value))
         if kind is str:
-            return _quote(value)
+            return self._string(value)
         if kind is list or kind is tuple or isinstance(value, (list, tuple)):
             return self._container(value, depth, self._sequence)
         if isinstance(value, dict):
@@ -314,17 +373,19 @@ class Encoder:
         if isinstance(value, (set, frozenset)):
             return self._container(value, depth, self._set)
         if isinstance(value, int):
-            return int.__repr__(value)
+            return self._int(value)
         if isinstance(value, float):
-            return _float_json(value)
+            return self._leaf(_float_json(value))
         if isinstance(value, str):
-            return _quote(str.__str__(value))
-        return _quote(_safe_repr(value))
+            return self._string(str.__str__(value))
+        return self._string(_safe_repr(value))
 
     def _container(self, value, depth, body):
         ident = id(value)
         if depth >= MAX_DEPTH or ident in self.path:
-            return _quote(_safe_repr(value))
+            return self._string(_safe_repr(value))
+        # every item takes at least a byte and a comma: a huge container is refused uncopied
+        self._reserve(2 * len(value) + 1)
         self.path.add(ident)
         try:
             return body(value, depth + 1)
@@ -335,9 +396,16 @@ class Encoder:
         items = list(items)
         kinds = set(map(type, items))
         if kinds == {int}:
-            return "[" + ",".join(map(int.__repr__, items)) + "]"
+            digits = int((sum(map(int.bit_length, items)) - len(items)) * LOG10_2)
+            self._reserve(max(digits, len(items)) + len(items) + 1)
+            return self._leaf("[" + ",".join(map(int.__repr__, items)) + "]")
         if kinds == {str}:
-            return "[" + ",".join(map(_quote, items)) + "]"
+            self._reserve(sum(map(len, items)) + 3 * len(items) + 1)
+            return self._leaf("[" + ",".join(map(_quote, items)) + "]")
+        return self._items(items, depth)
+
+    def _items(self, items, depth):
+        self._spend(2 + max(len(items) - 1, 0))
         encode = self.encode
         return "[" + ",".join([encode(item, depth) for item in items]) + "]"
 
@@ -348,19 +416,27 @@ class Encoder:
                 items = sorted(items)
             except BaseException:
                 pass
-        encode = self.encode
-        return "[" + ",".join([encode(item, depth) for item in items]) + "]"
+        return self._items(items, depth)
 
     def _mapping(self, mapping, depth):
+        # keys that read the same (1 and "1") keep the first one's place and the last one's value
         fields = {}
-        encode = self.encode
         for key, item in list(mapping.items()):
-            fields[_key_text(key)] = encode(item, depth)
-        return "{" + ",".join([_quote(key) + ":" + text for key, text in fields.items()]) + "}"
+            fields[_key_text(key)] = item
+        count = len(fields)
+        # the keys with their quotes, colons, commas and braces, counted at once
+        self._reserve(sum(map(len, fields)) + 4 * count + 1)
+        keys = list(map(_quote, fields))
+        self._spend(sum(map(len, keys)) + 2 + max(count - 1, 0) + count)
+        encode = self.encode
+        return "{" + ",".join([key + ":" + encode(item, depth) for key, item in zip(keys, fields.values())]) + "}"
 
 
 def encode_value(value):
-    """Encodes a returned value; ints are written in full whatever the interpreter's digit limit."""
+    """Encodes a returned value; ints are written in full whatever the interpreter's digit limit.
+
+    Raises TooLarge past RETURN_LIMIT bytes.
+    """
     previous = _get_digits() if _get_digits else None
     if _set_digits:
         _set_digits(0)
@@ -368,11 +444,16 @@ def encode_value(value):
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(limit + 8 * MAX_DEPTH)
     try:
-        return Encoder().encode(value)
+        return Encoder(RETURN_LIMIT).encode(value)
     finally:
         sys.setrecursionlimit(limit)
         if _set_digits and previous is not None:
             _set_digits(previous)
+
+
+def too_large_error(failure):
+    message = "return value too large: at least %d bytes as JSON (limit %d)" % (failure.at_least, RETURN_LIMIT)
+    return {"type": "ValueError", "message": message, "line": None, "column": None}
 
 
 # ---------------------------------------------------------------------------
@@ -416,8 +497,8 @@ def error_json(error):
         return "null"
     return "{%s}" % ",".join(
         [
-            '"type":' + _quote(str(error["type"])),
-            '"message":' + _quote(str(error["message"])),
+            '"type":' + _quote(str(error["type"])[:MAX_ERROR_CHARS]),
+            '"message":' + _quote(str(error["message"])[:MAX_ERROR_CHARS]),
             '"line":' + ("null" if error["line"] is None else str(int(error["line"]))),
             '"column":' + ("null" if error["column"] is None else str(int(error["column"]))),
         ]
@@ -513,6 +594,9 @@ class Harness:
     def run(self, job):
         self.filename = filename = str(job.get("filename") or "solution.py")
         code = job.get("code") or ""
+        if code.startswith("\ufeff"):
+            # a byte-order mark, which CPython skips at the start of a source file
+            code = code[1:]
         target = job.get("target") or {}
         cases = job.get("cases") or []
         cap = int(job.get("stdoutCap") or 0)
@@ -583,7 +667,10 @@ class Harness:
             elapsed = (_perf_counter() - start - paused) * 1000.0
             return "null", describe_error(failure, self.filename), elapsed
         elapsed = (_perf_counter() - start - paused) * 1000.0
-        return encode_value(result), None, elapsed
+        try:
+            return encode_value(result), None, elapsed
+        except TooLarge as failure:
+            return "null", too_large_error(failure), elapsed
 
 
 def _read_job_line():

@@ -10,9 +10,13 @@ export function capOutput(text: string, capBytes: number): string {
   return bytes.subarray(0, end).toString('utf8') + TRUNCATION_MARKER;
 }
 
-/** Joins what the harness captured with output that escaped it (fd-level writes), under one cap. */
+/**
+ * Joins what the harness captured with output that escaped it (fd-level writes), under one cap.
+ * The cap is applied even to what the harness says it already cut: a frame forged by user code
+ * (docs/harness-protocol.md, section 3) need not keep it.
+ */
 export function joinOutput(captured: string, stray: string, capBytes: number): string {
-  if (!stray) return captured;
-  if (captured.endsWith(TRUNCATION_MARKER)) return captured;
-  return capOutput(captured + stray, capBytes);
+  if (!captured.endsWith(TRUNCATION_MARKER)) return capOutput(captured + stray, capBytes);
+  const kept = captured.slice(0, -TRUNCATION_MARKER.length);
+  return Buffer.byteLength(kept, 'utf8') <= capBytes ? captured : capOutput(kept, capBytes);
 }
