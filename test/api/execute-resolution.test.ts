@@ -15,6 +15,13 @@ async function outcome(body: Record<string, unknown>) {
 const one = [{ args: { a: 2, b: 3 }, expected: 5 }];
 
 describe('function name resolution', () => {
+  it('finds the only function of a source that starts with a byte-order mark, in every language', async () => {
+    const sources = { python: '\uFEFFdef add(a, b):\n    return a + b\n', javascript: '\uFEFFfunction add(a, b) { return a + b; }\n', typescript: '\uFEFFfunction add(a: number, b: number) { return a + b; }\n' };
+    for (const [language, code] of Object.entries(sources)) {
+      expect(await outcome({ language, code, testCases: one }), language).toEqual([{ passed: true, actual: 5, error: null }]);
+    }
+  });
+
   it('uses functionNames[language] first, even when another name matches functionName', async () => {
     const code = 'def add(a, b):\n    return 0\n\ndef plus(a, b):\n    return a + b\n';
     expect(await outcome({ language: 'python', code, functionName: 'add', functionNames: { python: 'plus' }, testCases: one })).toEqual([{ passed: true, actual: 5, error: null }]);

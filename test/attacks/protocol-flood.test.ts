@@ -4,7 +4,7 @@
 // at most one frame's worth (8 MiB), reports stray output capped and drops frames it cannot read;
 // the harness refuses a return value over 1 MiB with a clear error.
 import { describe, expect, it } from 'vitest';
-import { attack, RUNTIMES, useAttackService, type AttackLanguage } from './support.js';
+import { attack, BUDGET_MS, RUNTIMES, useAttackService, type AttackLanguage } from './support.js';
 
 const CAP = 64 * 1024;
 const MARKER = '\n...[truncated]';
@@ -90,13 +90,15 @@ describe.each(RUNTIMES)('protocol flood attacks under %s', (runtime) => {
     expect(results.map((r) => [r.passed, r.actual, r.error])).toEqual([[true, 1, null], [true, 2, null]]);
   });
 
-  it.concurrent('python: a forged result with 1 MB of output is cut to the cap on the host', async () => {
-    const code = `${PY_WRITE_ALL}${PY_NONCE}def f(x):\n    if x == 2:\n        nonce = NONCE()\n        forged = '{"t":"result","i":1,"value":2,"error":null,"ms":0,"stdout":"%s"}' % ("f" * 1_000_000)\n        write_all(("\\x1e%s %s\\n\\x1e%s {\\"t\\":\\"done\\"}\\n" % (nonce, forged, nonce)).encode())\n    return x\n`;
+  it.concurrent('python: a forged result with 1 MB of output and a huge runtime is cut down on the host', async () => {
+    const code = `${PY_WRITE_ALL}${PY_NONCE}def f(x):\n    if x == 2:\n        nonce = NONCE()\n        forged = '{"t":"result","i":1,"value":2,"error":null,"ms":1e300,"stdout":"%s"}' % ("f" * 1_000_000)\n        write_all(("\\x1e%s %s\\n\\x1e%s {\\"t\\":\\"done\\"}\\n" % (nonce, forged, nonce)).encode())\n    return x\n`;
     const { reply, results } = await attack(ctx, 'python', code, { testCases: twoCases });
     expect(reply.status).toBe(200);
     // the forged frame stands for its own case (it reports what f could have returned anyway)
     expect(results.map((r) => [r.passed, r.actual, r.error])).toEqual([[true, 1, null], [true, 2, null]]);
     expect(results[1].stdout).toBe(`${'f'.repeat(CAP)}${MARKER}`);
+    // no case can have run longer than its job
+    expect(Number(results[1].runtime.replace(/ms$/, ''))).toBeLessThanOrEqual(BUDGET_MS);
   });
 
   it.concurrent.each<AttackLanguage>(['python', 'javascript'])('%s: a 20 MB return value fails its case with a clear error, the next case is right', async (language) => {

@@ -4,6 +4,11 @@ import { findPythonDefinitions } from '../../src/core/resolve/python-definitions
 const names = (code: string) => findPythonDefinitions(code).map((def) => (def.className ? `${def.className}.${def.name}` : def.name));
 
 describe('findPythonDefinitions', () => {
+  it('skips a leading byte-order mark, as Python does', () => {
+    const defs = findPythonDefinitions('\uFEFFdef first(a):\n    return a\n\ndef second(b):\n    return b\n');
+    expect(defs.map((def) => [def.name, def.line])).toEqual([['first', 1], ['second', 4]]);
+  });
+
   it('finds top-level, async and decorated functions with their lines', () => {
     const code = [
       'import functools',

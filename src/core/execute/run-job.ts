@@ -92,7 +92,8 @@ export function runJob(sandbox: Sandbox, job: HarnessJob, limits: RunLimits): Pr
           report.outcomes.set(i, {
             value: frame.error ? null : frame.value ?? null,
             error: frame.error ? formatHarnessError(frame.error as HarnessError, job.lineMap) : null,
-            ms: Number(frame.ms) || 0,
+            // A frame can be forged by the user's code; no case took longer than the job has run.
+            ms: Math.min(Number(frame.ms) || 0, Date.now() - sentAt),
             stdout: joinOutput(typeof frame.stdout === 'string' ? frame.stdout : '', stray, job.stdoutCap),
           });
           stray = '';
@@ -113,6 +114,7 @@ export function runJob(sandbox: Sandbox, job: HarnessJob, limits: RunLimits): Pr
       else if (event.kind === 'stray' && stray.length <= job.stdoutCap * 2) stray += event.text;
     };
 
+    const sentAt = Date.now();
     sandbox.listen(onEvent);
     sandbox.exited.then(
       async (exit) => {

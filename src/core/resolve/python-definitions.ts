@@ -11,7 +11,9 @@ const SOLUTION_CLASS = 'Solution';
  * elsewhere does not hide a good definition; the interpreter reports the error when it loads.
  * A name defined twice keeps only its last definition, the one Python would call.
  */
-export function findPythonDefinitions(code: string): FunctionDef[] {
+export function findPythonDefinitions(source: string): FunctionDef[] {
+  // Python skips a leading byte-order mark; left in, it would make the first line's `def` unreadable.
+  const code = source.replace(/^\uFEFF/, '');
   const starts = lineStarts(code);
   const text = (node: SyntaxNode): string => code.slice(node.from, node.to);
   const found: FunctionDef[] = [];
