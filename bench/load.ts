@@ -7,8 +7,11 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-/** Runs `request` `total` times with `concurrency` in flight; a request that throws counts as a failure. */
-export async function runLoad(request: () => Promise<void>, total: number, concurrency: number): Promise<LoadResult> {
+/**
+ * Runs `request` `total` times with `concurrency` in flight; a request that throws counts as a failure.
+ * With `paceMs`, each worker starts its requests at least that far apart (an open, paced client).
+ */
+export async function runLoad(request: () => Promise<void>, total: number, concurrency: number, paceMs = 0): Promise<LoadResult> {
   const latencies: number[] = [];
   let next = 0;
   let failures = 0;
@@ -23,6 +26,8 @@ export async function runLoad(request: () => Promise<void>, total: number, concu
       } catch {
         failures += 1;
       }
+      const wait = t0 + paceMs - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));

@@ -18,18 +18,23 @@ import { serviceRequest, startServiceProcess } from './targets/service.js';
 import { WORKLOADS, type WorkloadName } from './workloads.js';
 
 const TOTAL = Number(process.env.BENCH_REQUESTS ?? 100);
+// Paced concurrency 1: one request every 250 ms, below the engine's container churn rate, as a
+// single user's requests arrive; back-to-back requests faster than the churn rate drain any pool.
+const PACE_MS = Number(process.env.BENCH_PACE_MS ?? 250);
 const config = loadConfig();
 const settings = runnerSettings(config);
 const docker = new Docker({ socketPath: config.DOCKER_SOCKET });
 const runtime = await pickRuntime(docker, config.SANDBOX_RUNTIME);
 const runtimes = Object.keys(((await docker.info()) as { Runtimes?: object }).Runtimes ?? {});
 
-interface Row { target: string; workload: string; c1: LoadResult; c4?: LoadResult; c8?: LoadResult; peakRssMb?: number }
+interface Row { target: string; workload: string; c1: LoadResult; c1Paced?: LoadResult; c4?: LoadResult; c8?: LoadResult; peakRssMb?: number }
+type Level = 1 | 'paced' | 4 | 8;
 const rows: Row[] = [];
 
-async function measure(target: string, workload: string, request: () => Promise<void>, levels: Array<1 | 4 | 8> = [1, 4, 8]): Promise<Row> {
+async function measure(target: string, workload: string, request: () => Promise<void>, levels: Level[] = [1, 4, 8]): Promise<Row> {
   await runLoad(request, 5, 1); // warm-up
   const row: Row = { target, workload, c1: await runLoad(request, TOTAL, 1) };
+  if (levels.includes('paced')) row.c1Paced = await runLoad(request, TOTAL, 1, PACE_MS);
   if (levels.includes(4)) row.c4 = await runLoad(request, TOTAL, 4);
   if (levels.includes(8)) row.c8 = await runLoad(request, TOTAL, 8);
   rows.push(row);
@@ -48,7 +53,7 @@ for (const name of names) {
 }
 await measure(`container churn ceiling (${runtime})`, 'none', churnRequest(docker, settings.images.python, runtime, settings.limits));
 
-async function serviceRows(label: string, env: Record<string, string>, port: number, levels: Array<1 | 4 | 8> = [1, 4, 8]) {
+async function serviceRows(label: string, env: Record<string, string>, port: number, levels: Level[] = [1, 'paced', 4, 8]) {
   const service = await startServiceProcess(port, env);
   try {
     for (const name of names) {
@@ -68,9 +73,9 @@ if (runtimes.includes('runsc') && process.env.BENCH_SKIP_RUNSC !== '1') {
 
 const fmt = (n: number | undefined, digits = 0) => (n === undefined || Number.isNaN(n) ? '-' : n.toFixed(digits));
 const lines = [
-  '| target | workload | c1 median ms | c1 p95 ms | c4 req/s | c4 p95 ms | c8 req/s | c8 p95 ms | peak RSS MB |',
-  '|---|---|---:|---:|---:|---:|---:|---:|---:|',
-  ...rows.map((r) => `| ${r.target} | ${r.workload} | ${fmt(r.c1.medianMs, 1)} | ${fmt(r.c1.p95Ms, 1)} | ${fmt(r.c4?.perSecond, 1)} | ${fmt(r.c4?.p95Ms)} | ${fmt(r.c8?.perSecond, 1)} | ${fmt(r.c8?.p95Ms)} | ${fmt(r.peakRssMb)} |`),
+  '| target | workload | c1 median ms | c1 p95 ms | c1 paced median ms | c4 req/s | c4 p95 ms | c8 req/s | c8 p95 ms | peak RSS MB |',
+  '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ...rows.map((r) => `| ${r.target} | ${r.workload} | ${fmt(r.c1.medianMs, 1)} | ${fmt(r.c1.p95Ms, 1)} | ${fmt(r.c1Paced?.medianMs, 1)} | ${fmt(r.c4?.perSecond, 1)} | ${fmt(r.c4?.p95Ms)} | ${fmt(r.c8?.perSecond, 1)} | ${fmt(r.c8?.p95Ms)} | ${fmt(r.peakRssMb)} |`),
 ];
 const find = (prefix: string, workload: string) => rows.find((r) => r.target.startsWith(prefix) && r.workload === workload);
 const ratios: Record<string, string> = {};
@@ -81,13 +86,15 @@ for (const name of names) {
   const churn = find(`container churn ceiling (${runtime})`, 'none');
   if (bare && pool && naive && churn) {
     ratios[`${name}: pool c1 median / bare c1 median`] = (pool.c1.medianMs / bare.c1.medianMs).toFixed(2);
+    ratios[`${name}: pool c1 paced median / bare c1 median`] = ((pool.c1Paced?.medianMs ?? NaN) / bare.c1.medianMs).toFixed(2);
+    ratios[`${name}: naive c1 median / pool c1 paced median`] = (naive.c1.medianMs / (pool.c1Paced?.medianMs ?? NaN)).toFixed(1);
     ratios[`${name}: naive c1 median / pool c1 median`] = (naive.c1.medianMs / pool.c1.medianMs).toFixed(1);
     ratios[`${name}: pool c8 req/s / churn c8 req/s`] = ((pool.c8?.perSecond ?? 0) / (churn.c8?.perSecond ?? 1)).toFixed(2);
   }
 }
-const failures = rows.reduce((sum, r) => sum + r.c1.failures + (r.c4?.failures ?? 0) + (r.c8?.failures ?? 0), 0);
+const failures = rows.reduce((sum, r) => sum + r.c1.failures + (r.c1Paced?.failures ?? 0) + (r.c4?.failures ?? 0) + (r.c8?.failures ?? 0), 0);
 const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, Node ${process.version}, runtime ${runtime}`;
-const table = [`Machine: ${machine}`, `Requests per cell: ${TOTAL}; failed requests: ${failures}`, '', ...lines, '', ...Object.entries(ratios).map(([k, v]) => `- ${k}: ${v}`)].join('\n');
+const table = [`Machine: ${machine}`, `Requests per cell: ${TOTAL}; paced c1: one request every ${PACE_MS} ms; failed requests: ${failures}`, '', ...lines, '', ...Object.entries(ratios).map(([k, v]) => `- ${k}: ${v}`)].join('\n');
 process.stdout.write(`${table}\n`);
 
 mkdirSync('bench/results', { recursive: true });
