@@ -1,17 +1,24 @@
-import { startService } from './service.js';
+import { startService, type Service } from './service.js';
+
+// Installed before start-up, so that a signal during start-up also ends in a clean shutdown.
+let service: Service | undefined;
+let stopping: string | undefined;
+const shutdown = (signal: string) => {
+  stopping ??= signal;
+  if (!service) return;
+  service.logger.info({ signal }, 'shutting down: finishing in-flight executions');
+  void service.close().then(() => {
+    service?.logger.info('stopped; all sandbox containers removed');
+    process.exit(0);
+  });
+};
+process.once('SIGTERM', () => shutdown('SIGTERM'));
+process.once('SIGINT', () => shutdown('SIGINT'));
 
 try {
-  const service = await startService();
+  service = await startService();
   service.logger.info({ url: service.url, runtime: service.runner.ociRuntime, pool: service.config.POOL_ENABLED }, 'code runner ready');
-  const shutdown = (signal: string) => {
-    service.logger.info({ signal }, 'shutting down: finishing in-flight executions');
-    void service.close().then(() => {
-      service.logger.info('stopped; all sandbox containers removed');
-      process.exit(0);
-    });
-  };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  if (stopping) shutdown(stopping);
 } catch (error) {
   process.stderr.write(`code-runner failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);

@@ -14,7 +14,13 @@ it('finishes or cleanly fails in-flight requests on SIGTERM and removes every co
     stdio: 'ignore',
   });
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 100 && !(await fetch(`${url}/healthz`).then((r) => r.ok, () => false)); i += 1) await new Promise((r) => setTimeout(r, 100));
+  // Start-up creates the embedded database and warms the pool; on a loaded machine that can take a while.
+  let up = false;
+  for (let i = 0; i < 600 && !up && child.exitCode === null; i += 1) {
+    up = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    if (!up) await new Promise((r) => setTimeout(r, 100));
+  }
+  expect(up, 'the service came up').toBe(true);
 
   const body = JSON.stringify({ language: 'python', code: 'import time\ndef f(x):\n    time.sleep(1)\n    return x\n', testCases: [{ args: { x: 1 }, expected: 1 }] });
   const requests = Array.from({ length: 8 }, () => fetch(`${url}/api/v1/code/execute`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
@@ -34,4 +40,4 @@ it('finishes or cleanly fails in-flight requests on SIGTERM and removes every co
   const docker = new Docker({ socketPath: '/var/run/docker.sock' });
   expect(await docker.listContainers({ all: true, filters: { label: [`code-runner.sandbox=${instance}`] } })).toHaveLength(0);
   rmSync(isolated.DATA_DIR, { recursive: true, force: true });
-}, 60_000);
+}, 120_000);
