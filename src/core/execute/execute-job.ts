@@ -45,9 +45,13 @@ export async function executeJob(pool: SandboxPool, job: HarnessJob, limits: Job
       break;
     }
     const runStart = Date.now();
-    const report = await runJob(sandbox, { ...job, cases: remaining }, limits);
+    let report;
+    try {
+      report = await runJob(sandbox, { ...job, cases: remaining }, limits);
+    } finally {
+      pool.retire(sandbox);
+    }
     result.runMs += Date.now() - runStart;
-    pool.retire(sandbox);
 
     for (const [i, outcome] of report.outcomes) result.outcomes.set(i, outcome);
     if (firstContainer) result.leadingStdout = report.loadStdout;

@@ -51,14 +51,18 @@ export function runJob(sandbox: Sandbox, job: HarnessJob, limits: RunLimits): Pr
   let stray = '';
   let sawFirstCase = false;
 
-  return new Promise<JobReport>((resolve) => {
+  return new Promise<JobReport>((resolve, reject) => {
     let settled = false;
     let caseTimer: NodeJS.Timeout | undefined;
-    const finish = (end: JobEnd, exit?: ExitInfo) => {
-      if (settled) return;
+    const settle = (): boolean => {
+      if (settled) return false;
       settled = true;
       clearTimeout(deadlineTimer);
       clearTimeout(caseTimer);
+      return true;
+    };
+    const finish = (end: JobEnd, exit?: ExitInfo) => {
+      if (!settle()) return;
       report.end = end;
       report.exit = exit;
       if (report.loadError !== undefined || (!sawFirstCase && end !== 'done')) report.loadStdout = joinOutput(report.loadStdout, stray, job.stdoutCap);
@@ -121,7 +125,8 @@ export function runJob(sandbox: Sandbox, job: HarnessJob, limits: RunLimits): Pr
         await Promise.race([sandbox.drained, new Promise((r) => setTimeout(r, DRAIN_GRACE_MS))]);
         finish(exit.oomKilled || V8_HEAP_EXHAUSTED.test(stray) ? 'memory' : 'exited', exit);
       },
-      () => finish('exited'),
+      // The engine could not tell how the container ended (it went away mid-run): a sandbox failure, not a result.
+      (error: unknown) => { if (settle()) reject(error); },
     );
     sandbox.send(nonce, encodeJob(job, nonce));
   });

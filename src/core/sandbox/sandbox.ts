@@ -8,6 +8,8 @@ export interface ExitInfo { statusCode: number; oomKilled: boolean; killedByHost
 const SIGKILL_STATUS = 137;
 const OOM_INSPECT_ATTEMPTS = 6;
 const OOM_INSPECT_DELAY_MS = 200;
+/** How long after its output stream ends a container's exit may take before the engine is asked. */
+const EXIT_CHECK_DELAY_MS = 1_000;
 
 /** Tags a Docker failure with the stage it happened in, so that a 502 explains itself. */
 export function stageError(stage: SandboxStage, error: unknown): SandboxError {
@@ -40,14 +42,14 @@ export class Sandbox {
   private resolveReady!: (runtime: string) => void;
   private rejectReady!: (error: Error) => void;
 
-  private resolveExit!: (result: Promise<{ StatusCode: number }>) => void;
+  private settleExit!: { resolve: (result: { StatusCode: number }) => void; reject: (error: unknown) => void };
 
   private constructor(private readonly container: Docker.Container, private readonly stream: Duplex) {
     this.ready = new Promise((resolve, reject) => { this.resolveReady = resolve; this.rejectReady = reject; });
     this.ready.catch(() => undefined);
     this.drained = new Promise((resolve) => { this.resolveDrained = resolve; });
     this.parser = new FrameParser((event) => this.dispatch(event));
-    const waitResult = new Promise<{ StatusCode: number }>((resolve) => { this.resolveExit = resolve; });
+    const waitResult = new Promise<{ StatusCode: number }>((resolve, reject) => { this.settleExit = { resolve, reject }; });
     this.exited = waitResult.then(
       async (result) => this.exitInfo(result.StatusCode),
       (error: unknown) => { throw stageError('wait', error); },
@@ -77,12 +79,12 @@ export class Sandbox {
       try {
         await container.start();
       } catch (error) {
-        sandbox.resolveExit(Promise.reject(stageError('start', error)));
+        sandbox.settleExit.reject(stageError('start', error));
         throw stageError('start', error);
       }
       // Asked after start: "not-running" answers at once for a process that already exited,
       // where a "next-exit" wait sent before start can miss a very quick exit.
-      sandbox.resolveExit(container.wait({ condition: 'not-running' }) as Promise<{ StatusCode: number }>);
+      sandbox.followExit(container.wait({ condition: 'not-running' }) as Promise<{ StatusCode: number }>);
       return sandbox;
     } catch (error) {
       await container.remove({ force: true }).catch(() => undefined);
@@ -134,10 +136,30 @@ export class Sandbox {
     docker.modem.demuxStream(this.stream, stdout, stderr);
     stdout.on('data', (chunk: Buffer) => this.parser.push(chunk));
     stderr.on('data', (chunk: Buffer) => this.dispatch({ kind: 'stray', text: chunk.toString('utf8') }));
-    const finish = () => { this.parser.end(); this.resolveDrained(); };
+    const finish = () => {
+      this.parser.end();
+      this.resolveDrained();
+      setTimeout(() => this.checkExit(), EXIT_CHECK_DELAY_MS).unref();
+    };
     this.stream.once('end', finish);
     this.stream.once('close', finish);
     this.stream.on('error', () => undefined);
+  }
+
+  private followExit(result: Promise<{ StatusCode: number }>): void {
+    result.then(this.settleExit.resolve, this.settleExit.reject);
+  }
+
+  /**
+   * The output stream ended but no exit came: the engine's wait answer can hang for good when the
+   * connection to the engine drops after its headers (the client never hears of it). Asking again
+   * settles it either way: a stopped container gives its exit code, an unreachable engine an error.
+   */
+  private checkExit(): void {
+    if (this.hasExited) return;
+    this.followExit(this.container.inspect().then(
+      (info) => (info.State.Running ? new Promise<never>(() => undefined) : { StatusCode: info.State.ExitCode }),
+    ));
   }
 
   private dispatch(event: HarnessEvent): void {
