@@ -5,7 +5,7 @@ import { executeRequestSchema, type RequestLimits } from '../../core/request-sch
 import { executeResponseSchema, type CaseResult } from '../../core/result-schema.js';
 import type { Execution, Runner } from '../../core/runner.js';
 import { losslessJson } from '../../http/lossless-body.js';
-import { toolJsonSchema } from './json-schema.js';
+import { jsonSchemaOf } from '../../http/json-schema.js';
 import { runnerUnavailableText } from './runner-failure.js';
 import { errorResult, invalidArguments, type Tool, type ToolResult } from './tool.js';
 
@@ -51,8 +51,8 @@ export function executeCodeTool(runner: Pick<Runner, 'execute'>, limits: Request
     name: 'execute_code',
     title: 'Execute code against test cases',
     description: 'Runs a Python, JavaScript or TypeScript function against test cases in a throwaway sandbox and reports, per case, the input, expected and actual value, pass/fail, runtime, captured output and error. Same arguments and results as POST /api/v1/code/execute.',
-    inputSchema: toolJsonSchema(executeRequestSchema(limits), 'input'),
-    outputSchema: toolJsonSchema(executeCodeOutputSchema, 'output'),
+    inputSchema: jsonSchemaOf(executeRequestSchema(limits), 'input'),
+    outputSchema: jsonSchemaOf(executeCodeOutputSchema, 'output'),
     counter: 'mcp_code_executions',
     async call(args) {
       try {

@@ -4,7 +4,7 @@ import { TOPICS } from '../problems/catalogue/index.js';
 import { UnknownTopicError } from '../problems/draft.js';
 import { ReferenceFailedError, type ProblemGenerator } from '../problems/generator.js';
 import { generateArgumentsSchema, problemSchema } from '../problems/problem-schema.js';
-import { toolJsonSchema } from './json-schema.js';
+import { jsonSchemaOf } from '../../http/json-schema.js';
 import { runnerUnavailableText } from './runner-failure.js';
 import { errorResult, invalidArguments, type Tool } from './tool.js';
 
@@ -14,8 +14,8 @@ export function generateProblemTool(generator: ProblemGenerator): Tool {
     name: 'generate_problem',
     title: 'Generate a coding problem',
     description: `Generates a coding interview problem with a statement, per-language signatures and starter code, examples and test cases whose expected values come from a reference solution run on this service. The same arguments always give the same problem; vary "seed" for another one. Topics: ${TOPICS.join(', ')}.`,
-    inputSchema: toolJsonSchema(generateArgumentsSchema, 'input'),
-    outputSchema: toolJsonSchema(problemSchema, 'output'),
+    inputSchema: jsonSchemaOf(generateArgumentsSchema, 'input'),
+    outputSchema: jsonSchemaOf(problemSchema, 'output'),
     counter: 'mcp_problem_generations',
     async call(args) {
       const parsed = generateArgumentsSchema.safeParse(toPlainJson(args ?? {}));

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { z, type ZodType } from 'zod';
+import type { ZodType } from 'zod';
+import { jsonSchemaOf } from '../../http/json-schema.js';
 import type { Access } from '../access.js';
 import { SCOPE_ALIASES } from '../scopes.js';
 
@@ -23,16 +24,9 @@ export interface OpenApiOperation {
   responses?: Record<number, string>;
 }
 
-type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[] };
-
-function jsonSchema(schema: ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
-  return rest;
-}
-
 function parameters(schema: ZodType | undefined, location: 'path' | 'query') {
   if (!schema) return [];
-  const object = jsonSchema(schema, 'input');
+  const object = jsonSchemaOf(schema, 'input');
   return Object.entries(object.properties ?? {}).map(([name, property]) => ({
     name, in: location, required: location === 'path' || (object.required ?? []).includes(name), schema: property,
     ...(typeof property.description === 'string' ? { description: property.description } : {}),
@@ -66,7 +60,7 @@ function operationObject(op: OpenApiOperation) {
   const responses: Record<string, unknown> = {
     [status]: status === 204 || !op.response
       ? { description: status === 204 ? 'No Content' : 'Success' }
-      : { description: 'Success', content: { 'application/json': { schema: jsonSchema(op.response, 'output') } } },
+      : { description: 'Success', content: { 'application/json': { schema: jsonSchemaOf(op.response, 'output') } } },
   };
   if (op.params || op.query || op.body) responses[400] = errorRef('Validation failed; `issues` names the offending fields');
   if (op.access.auth !== 'none') responses[401] = errorRef('Missing, malformed, invalid or revoked API key (or session)');
@@ -83,7 +77,7 @@ function operationObject(op: OpenApiOperation) {
     ...(op.access.scope ? { 'x-required-scope': op.access.scope } : {}),
     security: SECURITY[op.access.auth],
     parameters: [...parameters(op.params, 'path'), ...parameters(op.query, 'query')],
-    ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(op.body, 'input') } } } } : {}),
+    ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(op.body, 'input') } } } } : {}),
     responses,
   };
 }
