@@ -4,14 +4,23 @@
 # The service needs the Docker socket, which is root-equivalent on that host: run it on the
 # isolated runner host only. User code never sees the socket (see docs/security.md).
 ARG BASE_IMAGE=node:20-bookworm-slim
+
+# Compiles src/ to dist/: the service runs on plain node, without a TypeScript loader in its process.
+FROM ${BASE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run -s build
+
 FROM ${BASE_IMAGE}
 WORKDIR /app
 ENV NODE_ENV=production PORT=8080 HOST=0.0.0.0 DATA_DIR=/data
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
-COPY tsconfig.json ./
-COPY src ./src
+COPY --from=build /app/dist ./dist
 VOLUME ["/data"]
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["node", "--import", "tsx", "src/main.ts"]
+CMD ["node", "dist/main.js"]

@@ -1,6 +1,18 @@
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
-export interface LoadResult { requests: number; concurrency: number; medianMs: number; p95Ms: number; perSecond: number; failures: number }
+export interface LoadResult {
+  requests: number; concurrency: number; medianMs: number; p95Ms: number; perSecond: number; failures: number;
+  /** Busy CPU time of the whole machine (every process and the kernel) per answered request. */
+  cpuMsPerRequest: number;
+}
+
+/** Jiffies (1/100 s, Linux's USER_HZ) the machine's CPUs have spent busy since boot: all but idle and iowait. */
+function busyJiffies(): number {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, , , irq, softirq, steal] = fields;
+  return user + nice + system + irq + softirq + steal;
+}
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
@@ -16,6 +28,7 @@ export async function runLoad(request: () => Promise<void>, total: number, concu
   let next = 0;
   let failures = 0;
   const started = performance.now();
+  const busyBefore = busyJiffies();
   const worker = async () => {
     while (next < total) {
       next += 1;
@@ -32,6 +45,7 @@ export async function runLoad(request: () => Promise<void>, total: number, concu
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   const wallSeconds = (performance.now() - started) / 1000;
+  const cpuMsPerRequest = ((busyJiffies() - busyBefore) * 10) / Math.max(1, latencies.length);
   latencies.sort((a, b) => a - b);
-  return { requests: total, concurrency, medianMs: percentile(latencies, 50), p95Ms: percentile(latencies, 95), perSecond: latencies.length / wallSeconds, failures };
+  return { requests: total, concurrency, medianMs: percentile(latencies, 50), p95Ms: percentile(latencies, 95), perSecond: latencies.length / wallSeconds, failures, cpuMsPerRequest };
 }

@@ -14,7 +14,8 @@ import { runnerSettings } from '../src/service.js';
 import { runLoad, type LoadResult } from './load.js';
 import { bareRequest } from './targets/bare.js';
 import { churnRequest, naiveRequest } from './targets/naive.js';
-import { serviceRequest, startServiceProcess } from './targets/service.js';
+import { startPostgres } from '../test/platform/support/servers.js';
+import { buildService, serviceRequest, startServiceProcess } from './targets/service.js';
 import { WORKLOADS, type WorkloadName } from './workloads.js';
 
 const TOTAL = Number(process.env.BENCH_REQUESTS ?? 100);
@@ -26,6 +27,7 @@ const settings = runnerSettings(config);
 const docker = new Docker({ socketPath: config.DOCKER_SOCKET });
 const runtime = await pickRuntime(docker, config.SANDBOX_RUNTIME);
 const runtimes = Object.keys(((await docker.info()) as { Runtimes?: object }).Runtimes ?? {});
+buildService();
 
 interface Row { target: string; workload: string; c1: LoadResult; c1Paced?: LoadResult; c4?: LoadResult; c8?: LoadResult; peakRssMb?: number }
 type Level = 1 | 'paced' | 4 | 8;
@@ -66,6 +68,14 @@ async function serviceRows(label: string, env: Record<string, string>, port: num
 }
 await serviceRows(`service, pool off (${runtime})`, { POOL_ENABLED: 'false', SANDBOX_RUNTIME: runtime }, 18181);
 await serviceRows(`service, pool on (${runtime})`, { POOL_ENABLED: 'true', SANDBOX_RUNTIME: runtime }, 18182);
+// The same service with its platform data in a PostgreSQL server (DATABASE_URL) instead of the
+// embedded PGlite: what the runner itself costs in RSS, without the embedded database's WebAssembly.
+const postgres = await startPostgres();
+try {
+  await serviceRows(`service, pool on (${runtime}), external PostgreSQL`, { POOL_ENABLED: 'true', SANDBOX_RUNTIME: runtime, DATABASE_URL: await postgres.createDatabase() }, 18184);
+} finally {
+  await postgres.stop();
+}
 if (runtimes.includes('runsc') && process.env.BENCH_SKIP_RUNSC !== '1') {
   await measure('container churn ceiling (runsc)', 'none', churnRequest(docker, settings.images.python, 'runsc', settings.limits));
   await serviceRows('service, pool on (runsc)', { POOL_ENABLED: 'true', SANDBOX_RUNTIME: 'runsc' }, 18183);
@@ -73,9 +83,9 @@ if (runtimes.includes('runsc') && process.env.BENCH_SKIP_RUNSC !== '1') {
 
 const fmt = (n: number | undefined, digits = 0) => (n === undefined || Number.isNaN(n) ? '-' : n.toFixed(digits));
 const lines = [
-  '| target | workload | c1 median ms | c1 p95 ms | c1 paced median ms | c4 req/s | c4 p95 ms | c8 req/s | c8 p95 ms | peak RSS MB |',
-  '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
-  ...rows.map((r) => `| ${r.target} | ${r.workload} | ${fmt(r.c1.medianMs, 1)} | ${fmt(r.c1.p95Ms, 1)} | ${fmt(r.c1Paced?.medianMs, 1)} | ${fmt(r.c4?.perSecond, 1)} | ${fmt(r.c4?.p95Ms)} | ${fmt(r.c8?.perSecond, 1)} | ${fmt(r.c8?.p95Ms)} | ${fmt(r.peakRssMb)} |`),
+  '| target | workload | c1 median ms | c1 p95 ms | c1 paced median ms | c4 req/s | c4 p95 ms | c8 req/s | c8 p95 ms | c8 CPU ms/req | peak RSS MB |',
+  '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ...rows.map((r) => `| ${r.target} | ${r.workload} | ${fmt(r.c1.medianMs, 1)} | ${fmt(r.c1.p95Ms, 1)} | ${fmt(r.c1Paced?.medianMs, 1)} | ${fmt(r.c4?.perSecond, 1)} | ${fmt(r.c4?.p95Ms)} | ${fmt(r.c8?.perSecond, 1)} | ${fmt(r.c8?.p95Ms)} | ${fmt(r.c8?.cpuMsPerRequest)} | ${fmt(r.peakRssMb)} |`),
 ];
 const find = (prefix: string, workload: string) => rows.find((r) => r.target.startsWith(prefix) && r.workload === workload);
 const ratios: Record<string, string> = {};
@@ -90,6 +100,10 @@ for (const name of names) {
     ratios[`${name}: naive c1 median / pool c1 paced median`] = (naive.c1.medianMs / (pool.c1Paced?.medianMs ?? NaN)).toFixed(1);
     ratios[`${name}: naive c1 median / pool c1 median`] = (naive.c1.medianMs / pool.c1.medianMs).toFixed(1);
     ratios[`${name}: pool c8 req/s / churn c8 req/s`] = ((pool.c8?.perSecond ?? 0) / (churn.c8?.perSecond ?? 1)).toFixed(2);
+    // Every pooled execution costs the machine at least one container's churn plus the harness's own
+    // work (the bare process's): with the CPUs saturated, no service can go faster than this.
+    const floorCpuMs = (churn.c8?.cpuMsPerRequest ?? NaN) + (bare.c8?.cpuMsPerRequest ?? NaN);
+    ratios[`${name}: c8 req/s bound from CPU (cores x 1000 / (churn + bare CPU ms)) / churn c8 req/s`] = ((os.availableParallelism() * 1000) / floorCpuMs / (churn.c8?.perSecond ?? 1)).toFixed(2);
   }
 }
 const failures = rows.reduce((sum, r) => sum + r.c1.failures + (r.c1Paced?.failures ?? 0) + (r.c4?.failures ?? 0) + (r.c8?.failures ?? 0), 0);

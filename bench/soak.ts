@@ -1,6 +1,6 @@
 /**
  * `npm run soak`: 300 executions at concurrency 8 against the service running as its own process
- * (`node --import tsx src/main.ts`), mixing correct, failing and hostile code. Checks that every
+ * (the built service, `node dist/main.js`), mixing correct, failing and hostile code. Checks that every
  * request is answered, every correct solution passes, every failing one fails the expected way,
  * every hostile one gets a well-formed 200/408; that the service's resident memory returns near
  * its baseline; and that no container is left, neither once the service has settled nor after it
@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Docker from 'dockerode';
-import { benchServiceEnv } from './targets/service.js';
+import { benchServiceEnv, buildService } from './targets/service.js';
 
 const TOTAL = Number(process.env.SOAK_TOTAL ?? 300);
 const CONCURRENCY = Number(process.env.SOAK_CONCURRENCY ?? 8);
@@ -171,7 +171,8 @@ async function main(): Promise<number> {
   const labelled = async () => (await docker.listContainers({ all: true, filters: { label: [`code-runner.sandbox=${instance}`] } })).length;
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  buildService();
+  const child = spawn(process.execPath, ['dist/main.js'], {
     env: { ...process.env, ...benchServiceEnv(), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SANDBOX_INSTANCE: instance, SANDBOX_RUNTIME: RUNTIME, EXECUTION_TIMEOUT_MS: String(TIMEOUT_MS) },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -9,7 +9,8 @@ it('finishes or cleanly fails in-flight requests on SIGTERM and removes every co
   const instance = `sigterm-${randomBytes(4).toString('hex')}`;
   const isolated = isolatedEnv();
   const port = 20000 + Math.floor(Math.random() * 20000);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  // the built service, as `npm start` runs it (test/global-setup.ts builds it)
+  const child = spawn(process.execPath, ['dist/main.js'], {
     env: { ...process.env, ...isolated, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SANDBOX_INSTANCE: instance },
     stdio: 'ignore',
   });
