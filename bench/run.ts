@@ -100,10 +100,6 @@ for (const name of names) {
     ratios[`${name}: naive c1 median / pool c1 paced median`] = (naive.c1.medianMs / (pool.c1Paced?.medianMs ?? NaN)).toFixed(1);
     ratios[`${name}: naive c1 median / pool c1 median`] = (naive.c1.medianMs / pool.c1.medianMs).toFixed(1);
     ratios[`${name}: pool c8 req/s / churn c8 req/s`] = ((pool.c8?.perSecond ?? 0) / (churn.c8?.perSecond ?? 1)).toFixed(2);
-    // Every pooled execution costs the machine at least one container's churn plus the harness's own
-    // work (the bare process's): with the CPUs saturated, no service can go faster than this.
-    const floorCpuMs = (churn.c8?.cpuMsPerRequest ?? NaN) + (bare.c8?.cpuMsPerRequest ?? NaN);
-    ratios[`${name}: c8 req/s bound from CPU (cores x 1000 / (churn + bare CPU ms)) / churn c8 req/s`] = ((os.availableParallelism() * 1000) / floorCpuMs / (churn.c8?.perSecond ?? 1)).toFixed(2);
   }
 }
 const failures = rows.reduce((sum, r) => sum + r.c1.failures + (r.c1Paced?.failures ?? 0) + (r.c4?.failures ?? 0) + (r.c8?.failures ?? 0), 0);
