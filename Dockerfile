@@ -23,4 +23,4 @@ COPY --from=build /app/dist ./dist
 VOLUME ["/data"]
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["node", "dist/main.js"]
+CMD ["node","--max-semi-space-size=2","dist/main.js"]

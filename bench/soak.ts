@@ -1,6 +1,6 @@
 /**
  * `npm run soak`: 300 executions at concurrency 8 against the service running as its own process
- * (the built service, `node dist/main.js`), mixing correct, failing and hostile code. Checks that every
+ * (the built service, as `npm start` runs it), mixing correct, failing and hostile code. Checks that every
  * request is answered, every correct solution passes, every failing one fails the expected way,
  * every hostile one gets a well-formed 200/408; that the service's resident memory returns near
  * its baseline; and that no container is left, neither once the service has settled nor after it
@@ -18,6 +18,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Docker from 'dockerode';
+import { SERVICE_ARGS } from '../test/support/build-service.js';
 import { benchServiceEnv, buildService } from './targets/service.js';
 
 const TOTAL = Number(process.env.SOAK_TOTAL ?? 300);
@@ -172,7 +173,7 @@ async function main(): Promise<number> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   buildService();
-  const child = spawn(process.execPath, ['dist/main.js'], {
+  const child = spawn(process.execPath, SERVICE_ARGS, {
     env: { ...process.env, ...benchServiceEnv(), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SANDBOX_INSTANCE: instance, SANDBOX_RUNTIME: RUNTIME, EXECUTION_TIMEOUT_MS: String(TIMEOUT_MS) },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

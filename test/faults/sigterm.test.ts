@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import Docker from 'dockerode';
 import { expect, it } from 'vitest';
+import { SERVICE_ARGS } from '../support/build-service.js';
 import { isolatedEnv } from '../support/service.js';
 
 it('finishes or cleanly fails in-flight requests on SIGTERM and removes every container', async () => {
@@ -10,7 +11,7 @@ it('finishes or cleanly fails in-flight requests on SIGTERM and removes every co
   const isolated = isolatedEnv();
   const port = 20000 + Math.floor(Math.random() * 20000);
   // the built service, as `npm start` runs it (test/global-setup.ts builds it)
-  const child = spawn(process.execPath, ['dist/main.js'], {
+  const child = spawn(process.execPath, SERVICE_ARGS, {
     env: { ...process.env, ...isolated, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SANDBOX_INSTANCE: instance },
     stdio: 'ignore',
   });

@@ -7,7 +7,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import type { Database, Db } from './database.js';
 import { acquireLock } from './lock.js';
-import { PGLITE_SETTINGS } from './pglite-settings.js';
+import { PGLITE_SETTINGS, useBaselineWasmCompiler } from './pglite-settings.js';
 import { schema } from './schema.js';
 
 const execFileAsync = promisify(execFile);
@@ -28,6 +28,7 @@ export async function openPglite(dataDir: string): Promise<Database> {
   try {
     const dbDir = path.join(dataDir, 'db');
     await createPgliteOnce(dbDir);
+    useBaselineWasmCompiler();
     const client = await PGlite.create(dbDir, { postgresqlconf: PGLITE_SETTINGS });
     const db: Db = drizzle({ client, schema });
     return {
