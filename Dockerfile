@@ -8,8 +8,8 @@ ARG BASE_IMAGE=node:20-bookworm-slim
 # Compiles src/ to dist/: the service runs on plain node, without a TypeScript loader in its process.
 FROM ${BASE_IMAGE} AS build
 WORKDIR /app
-COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+COPY package.json package-lock.json docker/npm-install.sh ./
+RUN sh npm-install.sh
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run -s build
@@ -17,8 +17,8 @@ RUN npm run -s build
 FROM ${BASE_IMAGE}
 WORKDIR /app
 ENV NODE_ENV=production PORT=8080 HOST=0.0.0.0 DATA_DIR=/data
-COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY package.json package-lock.json docker/npm-install.sh ./
+RUN sh npm-install.sh --omit=dev && rm npm-install.sh && npm cache clean --force
 COPY --from=build /app/dist ./dist
 VOLUME ["/data"]
 EXPOSE 8080

@@ -16,9 +16,7 @@ apt_install() {
 # 1. npm dependencies, exactly as locked.
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   log "installing npm dependencies"
-  # npm 11 refuses `npm ci` on this lockfile over optional platform packages it never lists
-  # (rollup's); `npm install` installs the same locked versions and leaves the lockfile unchanged.
-  npm ci --no-audit --no-fund --loglevel=error 2>/dev/null || npm install --no-audit --no-fund --loglevel=error
+  sh docker/npm-install.sh
 fi
 
 # 2. A Docker engine. An engine that already answers is used as it is.
