@@ -15,7 +15,8 @@ import { runLoad, type LoadResult } from './load.js';
 import { bareRequest } from './targets/bare.js';
 import { churnRequest, naiveRequest } from './targets/naive.js';
 import { startPostgres } from '../test/platform/support/servers.js';
-import { buildService, serviceRequest, startServiceProcess } from './targets/service.js';
+import { buildService } from '../test/support/build-service.js';
+import { serviceRequest, startServiceProcess } from './targets/service.js';
 import { WORKLOADS, type WorkloadName } from './workloads.js';
 
 const TOTAL = Number(process.env.BENCH_REQUESTS ?? 100);

@@ -18,8 +18,8 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Docker from 'dockerode';
-import { SERVICE_ARGS } from '../test/support/build-service.js';
-import { benchServiceEnv, buildService } from './targets/service.js';
+import { buildService, SERVICE_ARGS } from '../test/support/build-service.js';
+import { benchServiceEnv } from './targets/service.js';
 
 const TOTAL = Number(process.env.SOAK_TOTAL ?? 300);
 const CONCURRENCY = Number(process.env.SOAK_CONCURRENCY ?? 8);

@@ -4,7 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SERVICE_ARGS } from '../../test/support/build-service.js';
-export { buildService } from '../../test/support/build-service.js';
 
 export interface RunningService { url: string; child: ChildProcess; peakRssMb(): number; stop(): Promise<void> }
 
@@ -13,7 +12,7 @@ export function benchServiceEnv(): Record<string, string> {
   return { DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'code-runner-bench-')), RATE_LIMIT_ANONYMOUS: '100000000', ADMIN_ENDPOINT: 'false' };
 }
 
-/** Starts the built service (see buildService) as its own process, so its RSS is its own, and waits until it is ready and warm. */
+/** Starts the built service (see buildService in test/support/build-service.ts) as its own process, so its RSS is its own, and waits until it is ready and warm. */
 export async function startServiceProcess(port: number, env: Record<string, string>): Promise<RunningService> {
   const child = spawn(process.execPath, SERVICE_ARGS, {
     env: { ...process.env, ...benchServiceEnv(), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SANDBOX_INSTANCE: `bench-${port}`, ...env },
