@@ -9,7 +9,7 @@ import Docker from 'dockerode';
 import { loadConfig } from '../src/config.js';
 import { prepareExecution } from '../src/core/execute/prepare.js';
 import type { ExecuteRequest } from '../src/core/request-schema.js';
-import { pickRuntime } from '../src/core/sandbox/engine.js';
+import { pickOciRuntime } from '../src/core/sandbox/engine.js';
 import { runnerSettings } from '../src/service.js';
 import { runLoad, type LoadResult } from './load.js';
 import { bareRequest } from './targets/bare.js';
@@ -26,7 +26,7 @@ const PACE_MS = Number(process.env.BENCH_PACE_MS ?? 250);
 const config = loadConfig();
 const settings = runnerSettings(config);
 const docker = new Docker({ socketPath: config.DOCKER_SOCKET });
-const runtime = await pickRuntime(docker, config.SANDBOX_RUNTIME);
+const runtime = await pickOciRuntime(docker, config.SANDBOX_RUNTIME);
 const runtimes = Object.keys(((await docker.info()) as { Runtimes?: object }).Runtimes ?? {});
 buildService();
 
@@ -50,8 +50,8 @@ for (const name of names) {
   const request = WORKLOADS[name] as unknown as ExecuteRequest;
   const prepared = prepareExecution(request, name, settings.stdoutCapBytes);
   if (prepared.kind !== 'run') throw new Error(`workload ${name} does not prepare`);
-  const image = settings.images[prepared.runtime];
-  await measure('bare process (no isolation)', name, bareRequest(prepared.runtime, prepared.job, 10));
+  const image = settings.images[prepared.interpreter];
+  await measure('bare process (no isolation)', name, bareRequest(prepared.interpreter, prepared.job, 10));
   await measure(`naive docker run --rm (${runtime})`, name, naiveRequest(image, runtime, settings.limits, prepared.job, 10));
 }
 await measure(`container churn ceiling (${runtime})`, 'none', churnRequest(docker, settings.images.python, runtime, settings.limits));

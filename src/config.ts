@@ -1,9 +1,7 @@
 import os from 'node:os';
 import { z } from 'zod';
 import { platformConfigSchema } from './platform/config.js';
-
-const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => ['true', '1', 'yes'].includes(v));
-const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+import { envBool as bool, envInt as int, loadEnv } from './web/env.js';
 
 /** Every setting, from the environment, validated at start (the platform's own included). Documented in the README. */
 export const configSchema = z.object({
@@ -45,10 +43,5 @@ export const configSchema = z.object({
 export type Config = z.infer<typeof configSchema>;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = configSchema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
-    throw new Error(`invalid configuration:\n${lines}`);
-  }
-  return parsed.data;
+  return loadEnv(configSchema, env);
 }

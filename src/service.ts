@@ -1,15 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
+import { executeRoute } from './code/execute-route.js';
+import { RunnerMetrics } from './code/metrics.js';
+import { operationsRoutes } from './code/operations-routes.js';
 import { loadConfig, type Config } from './config.js';
 import { Runner, type RunnerSettings } from './core/runner.js';
 import { connectDocker } from './core/sandbox/engine.js';
-import { buildServer } from './http/server.js';
-import type { Platform } from './platform/index.js';
+import { mcpRoutes } from './mcp/routes.js';
+import { accessDocumentation, registerPlatform, type Platform } from './platform/index.js';
+import { createApp } from './web/app.js';
 
 export function runnerSettings(config: Config): RunnerSettings {
   return {
     images: { python: config.PYTHON_IMAGE, node: config.NODE_IMAGE },
-    runtime: config.SANDBOX_RUNTIME,
+    ociRuntime: config.SANDBOX_RUNTIME,
     instance: config.SANDBOX_INSTANCE,
     limits: { memoryMb: config.SANDBOX_MEMORY_MB, cpus: config.SANDBOX_CPUS, pids: config.SANDBOX_PIDS, tmpfsMb: config.SANDBOX_TMPFS_MB, nofile: config.SANDBOX_NOFILE, fsizeMb: config.SANDBOX_FSIZE_MB },
     request: { maxCodeBytes: config.MAX_CODE_BYTES, maxTestCases: config.MAX_TEST_CASES, maxDepth: config.MAX_JSON_DEPTH, maxCaseTimeoutMs: config.EXECUTION_TIMEOUT_MS },
@@ -20,7 +24,7 @@ export function runnerSettings(config: Config): RunnerSettings {
     pool: {
       enabled: config.POOL_ENABLED,
       minIdle: { python: config.POOL_MIN_PYTHON, node: config.POOL_MIN_NODE },
-      maxPerRuntime: config.POOL_MAX_PER_LANGUAGE,
+      maxPerInterpreter: config.POOL_MAX_PER_LANGUAGE,
       refillConcurrency: config.POOL_REFILL_CONCURRENCY,
       maxAgeMs: config.POOL_MAX_AGE_MS,
       idleShrinkMs: config.POOL_IDLE_SHRINK_MS,
@@ -31,15 +35,26 @@ export function runnerSettings(config: Config): RunnerSettings {
 
 export interface Service { app: FastifyInstance; platform: Platform; runner: Runner; config: Config; logger: Logger; url: string; close(): Promise<void> }
 
-/** Wires config, the Docker engine, the runner core and the HTTP server, and starts listening. */
+/** Builds the app on a runner: the platform first (its gate checks each /api route as it is added), then every feature's routes. */
+async function buildApp(config: Config, logger: Logger, runner: Runner): Promise<{ app: FastifyInstance; platform: Platform }> {
+  const app = createApp({ logger, bodyLimit: config.MAX_BODY_BYTES, accessDocumentation });
+  const platform = await registerPlatform(app, { config });
+  const metrics = new RunnerMetrics(runner);
+  operationsRoutes(app, { runner, metrics });
+  executeRoute(app, { runner, metrics, timeoutMs: config.EXECUTION_TIMEOUT_MS });
+  mcpRoutes(app, { runner, timeoutMs: config.EXECUTION_TIMEOUT_MS, metering: platform });
+  return { app, platform };
+}
+
+/** The one wiring place: config, the Docker engine, the runner core, the platform and the routes; then listens. */
 export async function startService(env: NodeJS.ProcessEnv = process.env): Promise<Service> {
   const config = loadConfig(env);
   const logger = pino({ level: config.LOG_LEVEL });
   const docker = connectDocker(config.DOCKER_SOCKET);
   const runner = await Runner.create(docker, runnerSettings(config), (error) => logger.warn({ err: error }, 'sandbox pool could not start a container'));
-  let built: Awaited<ReturnType<typeof buildServer>>;
+  let built: Awaited<ReturnType<typeof buildApp>>;
   try {
-    built = await buildServer({ runner, logger, bodyLimit: config.MAX_BODY_BYTES, timeoutMs: config.EXECUTION_TIMEOUT_MS, platform: config });
+    built = await buildApp(config, logger, runner);
   } catch (error) {
     await runner.close();
     throw error;

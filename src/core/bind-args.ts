@@ -1,4 +1,4 @@
-import { isLosslessNumber } from 'lossless-json';
+import { isJsonObject } from '../web/json.js';
 import type { Language } from './languages.js';
 import type { ParamInfo } from './resolve/definitions.js';
 import { nameMatches } from './resolve/names.js';
@@ -77,7 +77,7 @@ function bindByName(
     if (param.kind === 'rest' && spreadRest === undefined && Array.isArray(value)) {
       spreadRest = key;
       usedKeys.add(key);
-    } else if (param.kind === 'kwargs' && spreadKwargs === undefined && isPlainObject(value)) {
+    } else if (param.kind === 'kwargs' && spreadKwargs === undefined && isJsonObject(value)) {
       spreadKwargs = key;
       usedKeys.add(key);
     } else if ((param.kind === 'positional' || param.kind === 'keyword-only') && !byParam.has(p)) {
@@ -151,10 +151,6 @@ function layoutJavaScript(args: Record<string, unknown>, params: ParamInfo[], bi
   }
   positional.push(...binding.restValues);
   return { ok: true, args: positional, kwargs: {}, undef };
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !isLosslessNumber(value);
 }
 
 function quoteList(keys: string[]): string {

@@ -1,4 +1,5 @@
 import { isLosslessNumber } from 'lossless-json';
+import { isJsonObject } from '../web/json.js';
 
 const RELATIVE_TOLERANCE = 1e-9;
 
@@ -17,8 +18,8 @@ export function valuesEqual(expected: unknown, actual: unknown): boolean {
     if (!Array.isArray(expected) || !Array.isArray(actual) || expected.length !== actual.length) return false;
     return expected.every((item, i) => valuesEqual(item, actual[i]));
   }
-  if (isObject(expected) || isObject(actual)) {
-    if (!isObject(expected) || !isObject(actual)) return false;
+  if (isJsonObject(expected) || isJsonObject(actual)) {
+    if (!isJsonObject(expected) || !isJsonObject(actual)) return false;
     const keys = Object.keys(expected);
     if (keys.length !== Object.keys(actual).length) return false;
     return keys.every((key) => Object.prototype.hasOwnProperty.call(actual, key) && valuesEqual(expected[key], actual[key]));
@@ -32,10 +33,6 @@ function numberText(value: unknown): string | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
   if (typeof value === 'bigint') return value.toString();
   return undefined;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !isLosslessNumber(value);
 }
 
 function isIntegerLiteral(text: string): boolean {

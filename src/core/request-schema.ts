@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isLosslessNumber } from 'lossless-json';
+import { isJsonObject } from '../web/json.js';
 
 /** Request limits; configurable, documented in the README. */
 export interface RequestLimits {
@@ -9,19 +10,11 @@ export interface RequestLimits {
   maxCaseTimeoutMs: number;
 }
 
-export const DEFAULT_LIMITS: RequestLimits = { maxCodeBytes: 64 * 1024, maxTestCases: 100, maxDepth: 256, maxCaseTimeoutMs: 15_000 };
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || isLosslessNumber(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-
 /** Depth of a JSON value; numbers parsed losslessly count as leaves. */
 export function jsonDepth(value: unknown, limit: number, depth = 0): number {
   if (depth > limit) return depth;
   if (Array.isArray(value)) return value.reduce<number>((max, v) => Math.max(max, jsonDepth(v, limit, depth + 1)), depth + 1);
-  if (isPlainObject(value)) return Object.values(value).reduce<number>((max, v) => Math.max(max, jsonDepth(v, limit, depth + 1)), depth + 1);
+  if (isJsonObject(value)) return Object.values(value).reduce<number>((max, v) => Math.max(max, jsonDepth(v, limit, depth + 1)), depth + 1);
   return depth;
 }
 
@@ -35,10 +28,10 @@ function plainNumber(value: unknown): unknown {
   }
 }
 
-const jsonObject = z.custom<Record<string, unknown>>(isPlainObject, { message: 'must be an object' });
+const jsonObject = z.custom<Record<string, unknown>>(isJsonObject, { message: 'must be an object' });
 const identifier = z.string().min(1).max(200);
 
-export function executeRequestSchema(limits: RequestLimits = DEFAULT_LIMITS) {
+export function executeRequestSchema(limits: RequestLimits) {
   const depthCheck = (label: string) => (value: unknown, ctx: z.RefinementCtx) => {
     if (jsonDepth(value, limits.maxDepth) > limits.maxDepth) {
       ctx.addIssue({ code: 'custom', message: `${label} is nested deeper than ${limits.maxDepth} levels` });

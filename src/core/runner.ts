@@ -1,21 +1,21 @@
 import type Docker from 'dockerode';
 import PQueue from 'p-queue';
-import { BusyError, InvalidRequestError, ShuttingDownError, UnsupportedLanguageError } from './errors.js';
 import { collectResults } from './execute/collect-results.js';
 import { executeJob } from './execute/execute-job.js';
 import { prepareExecution } from './execute/prepare.js';
-import { LANGUAGES, parseLanguage, runtimeOf, type Language, type Runtime } from './languages.js';
-import { executeRequestSchema, type RequestLimits } from './request-schema.js';
+import { BusyError, issuesFromZod, ShuttingDownError, UnsupportedLanguageError, ValidationError } from '../web/errors.js';
+import { interpreterOf, LANGUAGE_ALIASES, LANGUAGES, parseLanguage, type Interpreter, type Language } from './languages.js';
+import { executeRequestSchema, type ExecuteRequest, type RequestLimits } from './request-schema.js';
 import type { CaseResult } from './result-schema.js';
 import { ContainerBudget } from './sandbox/budget.js';
 import { containerOptions, type SandboxLimits } from './sandbox/container-spec.js';
-import { imagePresent, pickRuntime, removeLabelled, type RuntimeChoice } from './sandbox/engine.js';
+import { imagePresent, pickOciRuntime, removeLabelled, type OciRuntimeChoice } from './sandbox/engine.js';
 import { SandboxPool, type PoolStats } from './sandbox/pool.js';
 import { Sandbox } from './sandbox/sandbox.js';
 
 export interface RunnerSettings {
-  images: Record<Runtime, string>;
-  runtime: RuntimeChoice;
+  images: Record<Interpreter, string>;
+  ociRuntime: OciRuntimeChoice;
   instance: string;
   limits: SandboxLimits;
   request: RequestLimits;
@@ -23,7 +23,7 @@ export interface RunnerSettings {
   stdoutCapBytes: number;
   concurrency: number;
   queueLimit: number;
-  pool: { enabled: boolean; minIdle: Record<Runtime, number>; maxPerRuntime: number; refillConcurrency: number; maxAgeMs: number; idleShrinkMs: number };
+  pool: { enabled: boolean; minIdle: Record<Interpreter, number>; maxPerInterpreter: number; refillConcurrency: number; maxAgeMs: number; idleShrinkMs: number };
   maxContainers: number;
 }
 
@@ -35,10 +35,8 @@ export interface Execution {
   timings: { queueMs: number; acquireMs: number; runMs: number };
 }
 
-export interface RunnerStats { queued: number; running: number; pools: Record<Runtime, PoolStats>; runtime: string }
+export interface RunnerStats { queued: number; running: number; pools: Record<Interpreter, PoolStats>; ociRuntime: string }
 export interface LanguageInfo { language: Language; aliases: string[]; runtime: string; version: string | null }
-
-const ALIASES: Record<Language, string[]> = { python: ['py'], javascript: ['js'], typescript: ['ts'] };
 
 /**
  * The runner core's one interface: validate a request, run it in single-use containers, and
@@ -46,8 +44,8 @@ const ALIASES: Record<Language, string[]> = { python: ['py'], javascript: ['js']
  */
 export class Runner {
   private readonly queue: PQueue;
-  private readonly pools: Record<Runtime, SandboxPool>;
-  private readonly versions: Partial<Record<Runtime, string>> = {};
+  private readonly pools: Record<Interpreter, SandboxPool>;
+  private readonly versions: Partial<Record<Interpreter, string>> = {};
   /** The request schema with this runner's limits, for validation and for the API documents. */
   readonly requestSchema: ReturnType<typeof executeRequestSchema>;
   private closing = false;
@@ -56,11 +54,11 @@ export class Runner {
     this.queue = new PQueue({ concurrency: settings.concurrency });
     this.requestSchema = executeRequestSchema(settings.request);
     const budget = new ContainerBudget(settings.maxContainers);
-    const makePool = (runtime: Runtime) => new SandboxPool(
-      () => this.startSandbox(runtime),
+    const makePool = (interpreter: Interpreter) => new SandboxPool(
+      () => this.startSandbox(interpreter),
       {
-        minIdle: settings.pool.enabled ? settings.pool.minIdle[runtime] : 0,
-        maxSize: settings.pool.enabled ? settings.pool.maxPerRuntime : 0,
+        minIdle: settings.pool.enabled ? settings.pool.minIdle[interpreter] : 0,
+        maxSize: settings.pool.enabled ? settings.pool.maxPerInterpreter : 0,
         refillConcurrency: settings.pool.enabled ? settings.pool.refillConcurrency : settings.maxContainers,
         maxAgeMs: settings.pool.maxAgeMs,
         idleShrinkMs: settings.pool.idleShrinkMs,
@@ -73,19 +71,21 @@ export class Runner {
   }
 
   static async create(docker: Docker, settings: RunnerSettings, onPoolError: (error: Error) => void = () => undefined): Promise<Runner> {
-    const ociRuntime = await pickRuntime(docker, settings.runtime, settings.images.python);
+    const ociRuntime = await pickOciRuntime(docker, settings.ociRuntime, settings.images.python);
     await removeLabelled(docker, settings.instance);
     return new Runner(docker, settings, ociRuntime, onPoolError);
   }
 
   /** Validates `body` (numbers parsed losslessly) and runs it. User-code faults are results, never errors. */
   async execute(body: unknown): Promise<Execution> {
-    if (this.closing) throw new ShuttingDownError('the runner is shutting down');
     const parsed = this.requestSchema.safeParse(body);
-    if (!parsed.success) {
-      throw new InvalidRequestError('request validation failed', parsed.error.issues.map((i) => ({ path: i.path.map(String), message: i.message })));
-    }
-    const request = parsed.data;
+    if (!parsed.success) throw ValidationError.fromIssues(issuesFromZod(parsed.error));
+    return this.run(parsed.data);
+  }
+
+  /** Runs a request already validated with `requestSchema`. */
+  async run(request: ExecuteRequest): Promise<Execution> {
+    if (this.closing) throw new ShuttingDownError('the runner is shutting down');
     const language = parseLanguage(request.language);
     if (!language) throw new UnsupportedLanguageError(`language "${request.language}" is not supported; use one of ${LANGUAGES.join(', ')}`);
 
@@ -96,7 +96,7 @@ export class Runner {
     if (this.queue.size >= this.settings.queueLimit) throw new BusyError('the execution queue is full; retry shortly', 1);
 
     const enqueuedAt = Date.now();
-    const pool = this.pools[prepared.runtime];
+    const pool = this.pools[prepared.interpreter];
     return (await this.queue.add(async (): Promise<Execution> => {
       const startedAt = Date.now();
       // The 15 s budget starts when the job leaves the queue; queue wait is bounded by the queue length instead.
@@ -114,7 +114,7 @@ export class Runner {
   }
 
   stats(): RunnerStats {
-    return { queued: this.queue.size, running: this.queue.pending, pools: { python: this.pools.python.stats, node: this.pools.node.stats }, runtime: this.ociRuntime };
+    return { queued: this.queue.size, running: this.queue.pending, pools: { python: this.pools.python.stats, node: this.pools.node.stats }, ociRuntime: this.ociRuntime };
   }
 
   /** Docker reachable and both runner images present. */
@@ -127,8 +127,8 @@ export class Runner {
       checks.docker = `unreachable: ${(error as Error).message}`;
       return { ready: false, checks };
     }
-    for (const [runtime, image] of Object.entries(this.settings.images)) {
-      checks[`image:${runtime}`] = (await imagePresent(this.docker, image)) ? 'ok' : `missing: ${image}`;
+    for (const [interpreter, image] of Object.entries(this.settings.images)) {
+      checks[`image:${interpreter}`] = (await imagePresent(this.docker, image)) ? 'ok' : `missing: ${image}`;
     }
     if (this.closing) checks.runner = 'shutting down';
     return { ready: Object.values(checks).every((v) => v === 'ok'), checks };
@@ -136,8 +136,8 @@ export class Runner {
 
   async languages(): Promise<LanguageInfo[]> {
     return Promise.all(LANGUAGES.map(async (language) => {
-      const runtime = runtimeOf(language);
-      return { language, aliases: ALIASES[language], runtime: runtime === 'node' ? 'node' : 'python', version: await this.version(runtime) };
+      const interpreter = interpreterOf(language);
+      return { language, aliases: [...LANGUAGE_ALIASES[language]], runtime: interpreter, version: await this.version(interpreter) };
     }));
   }
 
@@ -149,12 +149,12 @@ export class Runner {
     await removeLabelled(this.docker, this.settings.instance).catch(() => 0);
   }
 
-  private async version(runtime: Runtime): Promise<string | null> {
-    if (this.versions[runtime]) return this.versions[runtime] ?? null;
+  private async version(interpreter: Interpreter): Promise<string | null> {
+    if (this.versions[interpreter]) return this.versions[interpreter] ?? null;
     try {
-      const sandbox = await this.startSandbox(runtime);
+      const sandbox = await this.startSandbox(interpreter);
       try {
-        return (this.versions[runtime] = await sandbox.ready);
+        return (this.versions[interpreter] = await sandbox.ready);
       } finally {
         await sandbox.dispose().catch(() => undefined);
       }
@@ -163,12 +163,12 @@ export class Runner {
     }
   }
 
-  private async startSandbox(runtime: Runtime): Promise<Sandbox> {
+  private async startSandbox(interpreter: Interpreter): Promise<Sandbox> {
     const { limits } = this.settings;
     // Node's heap limit sits below the container's, so a runaway allocation is reported instead of OOM-killed.
-    const env = runtime === 'node' ? [`NODE_OPTIONS=--max-old-space-size=${Math.max(16, Math.floor(limits.memoryMb * 0.75))}`] : [];
-    const sandbox = await Sandbox.start(this.docker, containerOptions(this.settings.images[runtime], this.ociRuntime, this.settings.instance, limits, env));
-    void sandbox.ready.then((version) => { this.versions[runtime] ??= version; }, () => undefined);
+    const env = interpreter === 'node' ? [`NODE_OPTIONS=--max-old-space-size=${Math.max(16, Math.floor(limits.memoryMb * 0.75))}`] : [];
+    const sandbox = await Sandbox.start(this.docker, containerOptions(this.settings.images[interpreter], this.ociRuntime, this.settings.instance, limits, env));
+    void sandbox.ready.then((version) => { this.versions[interpreter] ??= version; }, () => undefined);
     return sandbox;
   }
 }

@@ -1,16 +1,9 @@
 import { isLosslessNumber, type LosslessNumber } from 'lossless-json';
-import { isJsonObject } from './json-values.js';
+import { RpcCode } from '../web/error-map.js';
+import { isJsonObject } from '../web/json.js';
 
 /** Numeric ids arrive as lossless numbers, so they are echoed with exactly the digits the client sent. */
 export type JsonRpcId = string | number | LosslessNumber;
-
-export const RpcCode = {
-  ParseError: -32700,
-  InvalidRequest: -32600,
-  MethodNotFound: -32601,
-  InvalidParams: -32602,
-  InternalError: -32603,
-} as const;
 
 export interface JsonRpcError { code: number; message: string; data?: unknown }
 export type JsonRpcResponse =

@@ -1,6 +1,8 @@
-import { isJsonObject } from './json-values.js';
-import { RpcCode, RpcError } from './jsonrpc.js';
-import type { McpCounter, Tool } from './tools/tool.js';
+import type { MonthlyCounter } from '../platform/index.js';
+import { RpcCode } from '../web/error-map.js';
+import { isJsonObject } from '../web/json.js';
+import { RpcError } from './jsonrpc.js';
+import type { Tool } from './tools/tool.js';
 
 /** Newest first. The methods used here (tools, ping) behave the same in all of them. */
 export const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
@@ -11,9 +13,9 @@ const INSTRUCTIONS = 'Use generate_problem to get a coding problem (deterministi
 
 /** Metering around one tool call, bound to the HTTP request by the route. */
 export interface CallGuard {
-  /** Throws (an HTTP 402) when the workspace has no allowance left for the counter. */
-  before(counter: McpCounter): Promise<void>;
-  after(counter: McpCounter): Promise<void>;
+  /** Throws (a quota error, answered with HTTP 402) when the workspace has no allowance left for the counter. */
+  before(counter: MonthlyCounter): Promise<void>;
+  after(counter: MonthlyCounter): Promise<void>;
 }
 
 function paramsObject(params: unknown): Record<string, unknown> {

@@ -1,35 +1,23 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { parse as parseLossless } from 'lossless-json';
 import { z } from 'zod';
-import { DEFAULT_LIMITS, type RequestLimits } from '../core/request-schema.js';
 import type { Runner } from '../core/runner.js';
-import { HttpError } from '../http/http-error.js';
-import type { OpenApiOperation } from '../platform/index.js';
-import { losslessJson } from '../http/lossless-body.js';
-import { answerBody, errorResponse, RpcCode, RpcError, type JsonRpcResponse } from './jsonrpc.js';
+import type { Platform } from '../platform/index.js';
+import { RpcCode, rpcAnswer } from '../web/error-map.js';
+import { ProtocolError } from '../web/errors.js';
+import { exactJson, parseExactJson } from '../web/json.js';
+import { defineRoute } from '../web/route.js';
+import { answerBody, errorResponse, RpcError, type JsonRpcResponse } from './jsonrpc.js';
 import { ProblemGenerator } from './problems/generator.js';
 import { McpServer, PROTOCOL_VERSIONS, type CallGuard } from './protocol.js';
 import { executeCodeTool } from './tools/execute-code.js';
 import { generateProblemTool } from './tools/generate-problem.js';
-import type { McpCounter } from './tools/tool.js';
 
 export interface McpRoutesOptions {
   runner: Runner;
   /** The execution time limit, quoted in timeout messages. */
   timeoutMs: number;
-  bodyLimit: number;
-  /** Bounds shown in execute_code's input schema; the runner enforces its own. */
-  requestLimits?: RequestLimits;
-  metering: McpMetering;
-  document: (operation: OpenApiOperation) => void;
-}
-
-/** The platform's plan counters, as this endpoint needs them (wired in src/http/server.ts). */
-export interface McpMetering {
-  /** Rejects with an HTTP 402 error when the request's workspace has no allowance left for the counter. */
-  ensureAllowance(request: FastifyRequest, counter: McpCounter): Promise<void>;
-  /** Counts one successful use against the request's workspace. */
-  record(request: FastifyRequest, counter: McpCounter): Promise<void>;
+  /** The platform's plan counters, checked before a tool call and recorded after one succeeds. */
+  metering: Pick<Platform, 'checkMeter' | 'meter'>;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -42,65 +30,74 @@ const rpcBody = z.union([rpcMessage, z.array(rpcMessage)]);
 function checkHeaders(request: FastifyRequest): void {
   const version = request.headers['mcp-protocol-version'];
   if (typeof version === 'string' && !(PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
-    throw new HttpError(400, `unsupported MCP-Protocol-Version "${version}"; supported: ${PROTOCOL_VERSIONS.join(', ')}`);
+    throw new ProtocolError(400, `unsupported MCP-Protocol-Version "${version}"; supported: ${PROTOCOL_VERSIONS.join(', ')}`);
   }
   const accept = request.headers.accept;
   if (accept && !/(^|,)\s*(application\/json|application\/\*|\*\/\*)\s*(;|,|$)/i.test(accept)) {
-    throw new HttpError(406, 'Accept must include application/json: this server answers with JSON, never an event stream');
+    throw new ProtocolError(406, 'Accept must include application/json: this server answers with JSON, never an event stream');
   }
 }
 
 function send(reply: FastifyReply, answer: JsonRpcResponse | JsonRpcResponse[] | undefined): FastifyReply {
   if (answer === undefined) return reply.code(202).send();
-  return reply.code(200).type(JSON_TYPE).send(losslessJson(answer));
+  return reply.code(200).type(JSON_TYPE).send(exactJson(answer));
 }
 
 /** POST /api/mcp: JSON-RPC 2.0 over the MCP Streamable HTTP transport, answered with plain JSON. */
-export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions): Promise<void> {
-  const server = new McpServer([
-    executeCodeTool(options.runner, options.requestLimits ?? DEFAULT_LIMITS, options.timeoutMs),
-    generateProblemTool(new ProblemGenerator(options.runner)),
-  ]);
+export function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions): void {
+  const server = new McpServer([executeCodeTool(options.runner, options.timeoutMs), generateProblemTool(new ProblemGenerator(options.runner))]);
 
-  // The body is parsed in the handler: a parse error is a JSON-RPC answer (-32700, HTTP 200), not a 400.
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: options.bodyLimit }, (_request, body, done) => done(null, body));
-
-  options.document({
-    method: 'POST', url: '/api/mcp', tags: ['mcp'], access: { auth: 'key' },
-    summary: 'JSON-RPC 2.0 for MCP clients (Streamable HTTP, plain JSON answers): initialize, tools/list, tools/call, ping',
-    description: 'Tools: execute_code and generate_problem. JSON-RPC errors travel with HTTP 200; a notification gets 202 without a body. Each successful tools/call counts against the monthly mcp_code_executions or mcp_problem_generations allowance (402 past it). Session cookies are refused (401).',
-    body: rpcBody,
-    responses: { 402: 'The monthly allowance of the called tool is used up', 406: 'Accept does not include application/json' },
-  });
-  app.post('/api/mcp', { bodyLimit: options.bodyLimit, config: { access: { auth: 'key' } } }, async (request, reply) => {
-    checkHeaders(request);
-    let body: unknown;
-    try {
-      body = parseLossless(String(request.body ?? ''));
-    } catch (error) {
-      return send(reply, errorResponse(null, RpcCode.ParseError, `parse error: ${(error as Error).message}`));
-    }
-    const guard: CallGuard = {
-      before: (counter) => options.metering.ensureAllowance(request, counter),
-      after: (counter) => options.metering.record(request, counter),
-    };
-    const answer = await answerBody(body, async (method, params) => {
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/api/mcp',
+      tags: ['mcp'],
+      access: { auth: 'key' },
+      summary: 'JSON-RPC 2.0 for MCP clients (Streamable HTTP, plain JSON answers): initialize, tools/list, tools/call, ping',
+      description:
+        'Tools: execute_code and generate_problem. JSON-RPC errors travel with HTTP 200; a notification gets 202 without a body. Each successful tools/call counts against the monthly mcp_code_executions or mcp_problem_generations allowance (402 past it). Session cookies are refused (401).',
+      // Parsed here, not by the kit: a parse error is a JSON-RPC answer (-32700, HTTP 200), not a 400.
+      bodyFormat: 'text',
+      body: rpcBody,
+      responses: { 400: 'Unsupported MCP-Protocol-Version', 402: 'The monthly allowance of the called tool is used up', 406: 'Accept does not include application/json' },
+    },
+    async ({ request, reply }) => {
+      checkHeaders(request);
+      let body: unknown;
       try {
-        return await server.handle(method, params, guard);
+        body = parseExactJson(String(request.body ?? ''));
       } catch (error) {
-        if (error instanceof RpcError || error instanceof HttpError) throw error;
-        request.log.error({ err: error, method }, 'MCP method failed');
-        throw new RpcError(RpcCode.InternalError, 'internal error');
+        return send(reply, errorResponse(null, RpcCode.ParseError, `parse error: ${(error as Error).message}`));
       }
-    });
-    return send(reply, answer);
-  });
+      const guard: CallGuard = {
+        before: (counter) => options.metering.checkMeter(request, counter),
+        after: (counter) => options.metering.meter(request, counter),
+      };
+      const answer = await answerBody(body, async (method, params) => {
+        try {
+          return await server.handle(method, params, guard);
+        } catch (error) {
+          if (error instanceof RpcError) throw error;
+          const rpc = rpcAnswer(error);
+          if (rpc === 'http') throw error;
+          if (rpc) throw new RpcError(rpc.code, rpc.message, rpc.data);
+          request.log.error({ err: error, method }, 'MCP method failed');
+          throw new RpcError(RpcCode.InternalError, 'internal error');
+        }
+      });
+      return send(reply, answer);
+    },
+  );
 
   // No server-to-client stream and no sessions to end, so only POST is offered.
-  const notAllowed = async (_request: FastifyRequest, reply: FastifyReply) => reply
-    .code(405).header('allow', 'POST').type(JSON_TYPE)
-    .send({ error: 'method not allowed: this endpoint takes JSON-RPC over POST and offers no event stream or sessions' });
-  app.get('/api/mcp', { config: { access: { auth: 'none' } } }, notAllowed);
-  app.delete('/api/mcp', { config: { access: { auth: 'none' } } }, notAllowed);
+  for (const method of ['GET', 'DELETE'] as const) {
+    defineRoute(app, { method, url: '/api/mcp', tags: ['mcp'], access: { auth: 'none' }, summary: 'Not offered (405): no event stream and no sessions', undocumented: true }, async ({ reply }) =>
+      reply
+        .code(405)
+        .header('allow', 'POST')
+        .type(JSON_TYPE)
+        .send({ error: 'method not allowed: this endpoint takes JSON-RPC over POST and offers no event stream or sessions' }),
+    );
+  }
 }

@@ -1,8 +1,11 @@
+import type { FastifyRequest } from 'fastify';
+import { UnauthenticatedError } from '../web/errors.js';
+import type { RouteAccess } from '../web/route.js';
 import type { Meter, Plan } from './plans.js';
 import type { Scope } from './scopes.js';
 
 /**
- * How a route under /api is reached, declared in its fastify route `config.access`:
+ * How a route under /api is reached, declared as `access` in its route declaration:
  * - `key`: an x-api-key is required; cookies are refused (401).
  * - `key-or-cookie`: a key, or a signed-in user choosing a workspace with `accountSlug`.
  * - `cookie`: a signed-in user only (the dashboard's own endpoints, such as key management).
@@ -11,12 +14,15 @@ import type { Scope } from './scopes.js';
  * `paidPlan`: key callers on the free plan get 402. `meter`: refused with 402 past the allowance or
  * out of credits; the route reports success with `platform.meter`.
  */
-export interface Access {
-  auth: 'key' | 'key-or-cookie' | 'cookie' | 'optional-key' | 'none';
-  scope?: Scope;
-  paidPlan?: boolean;
-  meter?: Meter;
+declare module '../web/route.js' {
+  interface RouteAccess {
+    auth: 'key' | 'key-or-cookie' | 'cookie' | 'optional-key' | 'none';
+    scope?: Scope;
+    paidPlan?: boolean;
+    meter?: Meter;
+  }
 }
+export type Access = RouteAccess;
 
 /** Who is calling: a workspace reached with one of its keys, or through a member's session. */
 export interface Principal {
@@ -29,10 +35,13 @@ export interface Principal {
 }
 
 declare module 'fastify' {
-  interface FastifyContextConfig {
-    access?: Access;
-  }
   interface FastifyRequest {
     principal?: Principal;
   }
+}
+
+/** The caller of a route that requires one: the gate has set it before any handler runs. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new UnauthenticatedError('this endpoint needs an API key or a signed-in session');
+  return request.principal;
 }

@@ -1,8 +1,6 @@
 import { z } from 'zod';
+import { envBool as bool, envInt as int, loadEnv } from '../web/env.js';
 import { PLANS, type Plan } from './plans.js';
-
-const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => ['true', '1', 'yes'].includes(v));
-const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
 
 const perPlan = (prefix: string, defaults: Record<Plan, number>) =>
   Object.fromEntries(PLANS.map((plan) => [`${prefix}_${plan.toUpperCase()}`, int(defaults[plan])])) as Record<`${string}_${Uppercase<Plan>}`, ReturnType<typeof int>>;
@@ -31,9 +29,5 @@ export const platformConfigSchema = z.object({
 export type PlatformConfig = z.infer<typeof platformConfigSchema>;
 
 export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
-  const parsed = platformConfigSchema.safeParse(env);
-  if (!parsed.success) {
-    throw new Error(`invalid configuration:\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`);
-  }
-  return parsed.data;
+  return loadEnv(platformConfigSchema, env);
 }

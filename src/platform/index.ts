@@ -9,22 +9,17 @@ import { createLimiter } from './auth/rate-limit.js';
 import type { PlatformConfig } from './config.js';
 import type { Database } from './db/database.js';
 import { openDatabase } from './db/open.js';
-import { tolerateEmptyJson } from './http/empty-body.js';
 import { Metering, type UsageReport } from './metering.js';
-import { OpenApiRegistry, registerOpenApiOperation, type OpenApiOperation } from './openapi/registry.js';
-import { DOCS_PREFIX, openApiRoutes } from './openapi/routes.js';
 import type { Meter } from './plans.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { authRoutes } from './routes/auth.js';
+import { DOCS_PREFIX, openApiRoutes } from './routes/openapi.js';
 import { usageRoutes } from './routes/usage.js';
 import { sessionSecret } from './secret.js';
 
-export type { Access, Principal } from './access.js';
-export type { PlatformConfig } from './config.js';
-export { platformConfigSchema, loadPlatformConfig } from './config.js';
-export { defineRoute } from './http/define-route.js';
-export { idParams, limitOffset, listEnvelope, listSchema, paginationQuery, type ListEnvelope, type Pagination } from './http/pagination.js';
-export { registerOpenApiOperation, type OpenApiOperation } from './openapi/registry.js';
+export { principalOf, type Access, type Principal } from './access.js';
+export { accessDocumentation } from './access-docs.js';
+export { loadPlatformConfig, platformConfigSchema, type PlatformConfig } from './config.js';
 export type { Meter, MonthlyCounter, Plan } from './plans.js';
 export { SCOPES, SCOPE_ALIASES, resolveScopes, type Scope } from './scopes.js';
 
@@ -33,20 +28,20 @@ export interface PlatformOptions { config: PlatformConfig }
 export interface Platform {
   /** Call after a metered operation succeeded: spends a credit or counts an MCP call. No-op for anonymous callers. */
   meter(request: FastifyRequest, meter: Meter): Promise<void>;
-  /** 402 if the caller may not run one more of these (for routes whose meter depends on the call, like JSON-RPC tools). */
+  /** Throws a payment or quota error if the caller may not run one more of these (for routes whose meter depends on the call, like JSON-RPC tools). */
   checkMeter(request: FastifyRequest, meter: Meter): Promise<void>;
   usage(principal: Principal): Promise<UsageReport>;
   /** Runs an admin CLI command in this process (the admin endpoint does the same for the CLI). */
   admin(command: AdminCommand): Promise<string>;
-  registerOpenApiOperation(operation: OpenApiOperation): void;
   database: Database;
   adminUrl?: string;
 }
 
 /**
- * Adds the platform to the service: storage, cookies, rate limits, the /api gate (auth, scopes,
- * plans, meters), its own routes (sign-in, API keys, usage, OpenAPI) and the loopback admin endpoint.
- * Call it before registering /api routes: they are checked for an access declaration as they are added.
+ * Adds the platform to an app made by the web kit (with `accessDocumentation`): storage, cookies,
+ * rate limits, the /api gate (auth, scopes, plans, meters), its own routes (sign-in, API keys,
+ * usage, OpenAPI) and the loopback admin endpoint. Call it before registering other /api routes:
+ * they are checked for an access declaration as they are added.
  */
 export async function registerPlatform(app: FastifyInstance, options: PlatformOptions): Promise<Platform> {
   const { config } = options;
@@ -62,10 +57,8 @@ export async function registerPlatform(app: FastifyInstance, options: PlatformOp
       await redis.ping();
     }
     const metering = new Metering(database.db, config);
-    app.decorate('openApiRegistry', new OpenApiRegistry());
     app.decorateRequest('principal', undefined);
     await app.register(cookie, { secret: sessionSecret(config.DATA_DIR, config.SESSION_SECRET) });
-    tolerateEmptyJson(app);
     const limiter = await createLimiter(app, config.RATE_LIMIT_WINDOW_SECONDS, redis);
     installGuard(app, { db: database.db, limiter, metering, settings: config, publicPrefixes: [DOCS_PREFIX] });
     authRoutes(app, { db: database.db, sessionTtlHours: config.SESSION_TTL_HOURS, secureCookie: config.COOKIE_SECURE });
@@ -87,7 +80,6 @@ export async function registerPlatform(app: FastifyInstance, options: PlatformOp
       },
       usage: (principal) => metering.report(principal),
       admin: (command) => runAdminCommand(database.db, config, command),
-      registerOpenApiOperation: (operation) => registerOpenApiOperation(app, operation),
       database,
       adminUrl: admin?.url,
     };

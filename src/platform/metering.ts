@@ -1,4 +1,4 @@
-import { HttpError } from '../http/http-error.js';
+import { NotFoundError, PaymentRequiredError, QuotaExceededError, UnauthenticatedError } from '../web/errors.js';
 import type { Principal } from './access.js';
 import type { Db } from './db/database.js';
 import { allowanceOf, MONTHLY_COUNTERS, periodOf, type Meter, type MonthlyCounter, type Plan, type PlanSettings } from './plans.js';
@@ -19,15 +19,15 @@ export class Metering {
 
   async check(principal: Principal, meter: Meter): Promise<void> {
     const workspace = await findWorkspaceById(this.db, principal.workspaceId);
-    if (!workspace) throw new HttpError(401, 'the workspace of this API key no longer exists');
+    if (!workspace) throw new UnauthenticatedError('the workspace of this API key no longer exists');
     const plan = workspace.plan as Plan;
     if (meter === 'credits') {
-      if (workspace.credits < 1) throw new HttpError(402, `workspace ${workspace.slug} is out of credits`);
+      if (workspace.credits < 1) throw new PaymentRequiredError(`workspace ${workspace.slug} is out of credits`);
       return;
     }
     const used = (await usageOf(this.db, workspace.id, periodOf(new Date())))[meter];
     const allowance = allowanceOf(this.settings, plan, meter);
-    if (used >= allowance) throw new HttpError(402, `the ${plan} plan's monthly allowance of ${allowance} ${meter} is used up`);
+    if (used >= allowance) throw new QuotaExceededError(`the ${plan} plan's monthly allowance of ${allowance} ${meter} is used up`);
   }
 
   /** Spending the last credit twice at once is refused by the database, so credits never go negative. */
@@ -38,7 +38,7 @@ export class Metering {
 
   async report(principal: Principal): Promise<UsageReport> {
     const workspace = await findWorkspaceById(this.db, principal.workspaceId);
-    if (!workspace) throw new HttpError(404, 'workspace not found');
+    if (!workspace) throw new NotFoundError('workspace not found');
     const plan = workspace.plan as Plan;
     const period = periodOf(new Date());
     const used = await usageOf(this.db, workspace.id, period);

@@ -40,6 +40,11 @@ export const SCOPE_ALIASES: Readonly<Record<string, readonly Scope[]>> = {
   'interviews.delete': ['sessions:delete', 'interviewers:delete'],
 } as Record<string, readonly Scope[]>;
 
+/** Every name, in any form, that grants a canonical scope (for messages and documentation). */
+export function namesGranting(scope: Scope): string[] {
+  return Object.entries(SCOPE_ALIASES).filter(([, scopes]) => scopes.includes(scope)).map(([name]) => name);
+}
+
 export class UnknownScopeError extends Error {
   constructor(readonly names: string[]) {
     super(`unknown scope${names.length > 1 ? 's' : ''}: ${names.join(', ')}`);

@@ -64,7 +64,7 @@ describe('frame parser: splitting the stream', () => {
 
   it('reads the ready line, frames with the nonce, and everything else as stray output', () => {
     const events = whole();
-    expect(events[0]).toEqual({ kind: 'ready', runtime: 'Python 3.11.2' });
+    expect(events[0]).toEqual({ kind: 'ready', version: 'Python 3.11.2' });
     expect(frames(events)).toEqual(['loaded', 'result', 'done']);
     const result = events.find((event) => event.kind === 'frame' && event.frame.t === 'result');
     expect(result?.kind === 'frame' && result.frame.value).toBe('ünï😀');

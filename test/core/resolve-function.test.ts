@@ -103,25 +103,25 @@ describe('resolveFunction order', () => {
       { functionName: 'twoSum', functionNames: { python: 'solve' }, pythonFunctionName: 'legacy' },
       'python',
       defs,
-    )).toEqual({ kind: 'runtime', names: ['solve', 'legacy', 'two_sum', 'twoSum'], tried: ['solve', 'legacy', 'two_sum', 'twoSum'] });
-    expect(resolveFunction({ functionName: 'two_sum' }, 'javascript', [])).toEqual({ kind: 'runtime', names: ['twoSum', 'two_sum'], tried: ['twoSum', 'two_sum'] });
+    )).toEqual({ kind: 'deferred', names: ['solve', 'legacy', 'two_sum', 'twoSum'], tried: ['solve', 'legacy', 'two_sum', 'twoSum'] });
+    expect(resolveFunction({ functionName: 'two_sum' }, 'javascript', [])).toEqual({ kind: 'deferred', names: ['twoSum', 'two_sum'], tried: ['twoSum', 'two_sum'] });
   });
 
   it('d: looks the names up as methods of Solution when it has several methods and nothing is top-level', () => {
     const defs = [fn('first', 'Solution'), fn('second', 'Solution')];
-    expect(resolveFunction({ functionName: 'two_sum' }, 'python', defs)).toEqual({ kind: 'runtime', className: 'Solution', names: ['two_sum'], tried: ['two_sum'] });
+    expect(resolveFunction({ functionName: 'two_sum' }, 'python', defs)).toEqual({ kind: 'deferred', className: 'Solution', names: ['two_sum'], tried: ['two_sum'] });
   });
 
   it('d: drops names that are not identifiers, and gives up when none is left', () => {
-    expect(resolveFunction({ functionName: 'two-sum', jsFunctionName: 'ok' }, 'javascript', [])).toEqual({ kind: 'runtime', names: ['ok'], tried: ['ok', 'two-sum'] });
+    expect(resolveFunction({ functionName: 'two-sum', jsFunctionName: 'ok' }, 'javascript', [])).toEqual({ kind: 'deferred', names: ['ok'], tried: ['ok', 'two-sum'] });
     expect(resolveFunction({ functionName: 'class' }, 'python', [])).toEqual({ kind: 'none', tried: ['class'] });
     expect(resolveFunction({}, 'python', [fn('a'), fn('b')])).toEqual({ kind: 'none', tried: [] });
   });
 
   it('uses definitions from real code: a lambda is found only at run time', () => {
-    expect(resolve('square = lambda x: x * x\n', 'python', { functionName: 'square' })).toEqual({ kind: 'runtime', names: ['square'], tried: ['square'] });
+    expect(resolve('square = lambda x: x * x\n', 'python', { functionName: 'square' })).toEqual({ kind: 'deferred', names: ['square'], tried: ['square'] });
     expect(resolve('module.exports = { twoSum: (a) => a };', 'javascript', { functionName: 'two_sum' }))
-      .toEqual({ kind: 'runtime', names: ['twoSum', 'two_sum'], tried: ['twoSum', 'two_sum'] });
+      .toEqual({ kind: 'deferred', names: ['twoSum', 'two_sum'], tried: ['twoSum', 'two_sum'] });
   });
 });
 

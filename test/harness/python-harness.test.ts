@@ -12,7 +12,7 @@ describe('python harness: the protocol', () => {
       { i: 0, args: [1, 2], kwargs: {} },
       { i: 1, args: [10, 20], kwargs: {} },
     ]);
-    expect(result.events[0]).toEqual({ kind: 'ready', runtime: expect.stringMatching(/^Python 3\.\d+\.\d+$/) });
+    expect(result.events[0]).toEqual({ kind: 'ready', version: expect.stringMatching(/^Python 3\.\d+\.\d+$/) });
     expect(result.frames.map((frame) => `${frame.t}${frame.i ?? ''}`)).toEqual(['loaded', 'begin0', 'result0', 'begin1', 'result1', 'done']);
     expect(result.loaded()?.error).toBeNull();
     expect(result.result(0)).toMatchObject({ value: 3, error: null, stdout: '' });

@@ -45,7 +45,7 @@ export interface Frame {
 }
 
 export type OutputEvent =
-  | { kind: 'ready'; runtime: string }
+  | { kind: 'ready'; version: string }
   | { kind: 'frame'; frame: Frame }
   | { kind: 'stray'; text: string };
 
@@ -109,7 +109,7 @@ export function splitOutput(text: string, nonce: string): OutputEvent[] {
     const line = text.slice(mark + 1, newline);
     position = newline + 1;
     if (line.startsWith('ready ') && !events.some((event) => event.kind !== 'stray')) {
-      events.push({ kind: 'ready', runtime: line.slice('ready '.length) });
+      events.push({ kind: 'ready', version: line.slice('ready '.length) });
       continue;
     }
     if (line.startsWith(`${nonce} `)) {
@@ -177,7 +177,7 @@ export function runHarness(command: readonly string[], job: Job | string, option
       const frames = events.flatMap((event) => (event.kind === 'frame' ? [event.frame] : []));
       const ready = events.find((event) => event.kind === 'ready');
       resolve({
-        runtime: ready?.kind === 'ready' ? ready.runtime : undefined,
+        runtime: ready?.kind === 'ready' ? ready.version : undefined,
         events,
         frames,
         stray: events.map((event) => (event.kind === 'stray' ? event.text : '')).join(''),

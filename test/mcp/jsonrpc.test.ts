@@ -1,6 +1,7 @@
 import { parse, stringify } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
-import { answerBody, RpcCode, RpcError, type MethodHandler } from '../../src/mcp/jsonrpc.js';
+import { answerBody, RpcError, type MethodHandler } from '../../src/mcp/jsonrpc.js';
+import { RpcCode } from '../../src/web/error-map.js';
 import { McpServer, PROTOCOL_VERSIONS, type CallGuard } from '../../src/mcp/protocol.js';
 import type { Tool } from '../../src/mcp/tools/tool.js';
 

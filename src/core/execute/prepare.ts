@@ -1,6 +1,6 @@
 import { bindArgs } from '../bind-args.js';
-import type { Language, Runtime } from '../languages.js';
-import { runtimeOf } from '../languages.js';
+import type { Interpreter, Language } from '../languages.js';
+import { interpreterOf } from '../languages.js';
 import type { ExecuteRequest } from '../request-schema.js';
 import type { FunctionDef } from '../resolve/definitions.js';
 import { findJsDefinitions } from '../resolve/js-definitions.js';
@@ -11,7 +11,7 @@ import type { BoundCase, HarnessJob } from './run-job.js';
 
 /** What the host decided before any container is involved. */
 export type Prepared =
-  | { kind: 'run'; runtime: Runtime; job: HarnessJob; caseErrors: Map<number, string> }
+  | { kind: 'run'; interpreter: Interpreter; job: HarnessJob; caseErrors: Map<number, string> }
   | { kind: 'fail-all'; error: string };
 
 const FILENAMES: Record<Language, string> = { python: 'solution.py', javascript: 'solution.js', typescript: 'solution.js' };
@@ -45,7 +45,7 @@ export function prepareExecution(request: ExecuteRequest, language: Language, st
 
   return {
     kind: 'run',
-    runtime: runtimeOf(language),
+    interpreter: interpreterOf(language),
     caseErrors,
     job: { code: source.code, filename: FILENAMES[language], target, cases, stdoutCap, lineMap: source.lineMap },
   };

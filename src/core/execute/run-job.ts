@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { stringify as stringifyLossless } from 'lossless-json';
+import { exactJson } from '../../web/json.js';
 import type { HarnessEvent } from '../sandbox/frame-parser.js';
 import type { ExitInfo, Sandbox } from '../sandbox/sandbox.js';
 import { formatHarnessError, type HarnessError } from './harness-error.js';
@@ -41,7 +41,7 @@ const V8_HEAP_EXHAUSTED = /JavaScript heap out of memory/;
 /** The job line the harness reads on stdin (docs/harness-protocol.md, section 2). */
 export function encodeJob(job: HarnessJob, nonce: string): string {
   const { lineMap: _lineMap, ...wire } = job;
-  return stringifyLossless({ nonce, ...wire }) ?? '';
+  return exactJson({ nonce, ...wire });
 }
 
 /** Sends one job to a ready sandbox and collects its streamed results until it ends, one way or another. */

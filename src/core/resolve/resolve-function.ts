@@ -10,7 +10,7 @@ export type Resolution =
   /** A definition was found in the source: call it, and bind arguments against its parameters. */
   | { kind: 'static'; def: FunctionDef }
   /** Nothing usable was found statically (a lambda, `module.exports = …`): the harness tries `names` in order. */
-  | { kind: 'runtime'; className?: string; names: string[]; tried: string[] }
+  | { kind: 'deferred'; className?: string; names: string[]; tried: string[] }
   /** No definition and no usable name: nothing can be called. */
   | { kind: 'none'; tried: string[] };
 
@@ -44,7 +44,7 @@ export function resolveFunction(request: NameFields, language: Language, defs: F
   const names = tried.filter((name) => isIdentifier(name, language));
   if (names.length === 0) return { kind: 'none', tried };
   const className = topLevel.length === 0 ? methods[0]?.className : undefined;
-  return className === undefined ? { kind: 'runtime', names, tried } : { kind: 'runtime', className, names, tried };
+  return className === undefined ? { kind: 'deferred', names, tried } : { kind: 'deferred', className, names, tried };
 }
 
 /** A sentence for "nothing was found", in the harness's wording ("no function named a or b is defined"). */

@@ -1,9 +1,9 @@
 import Docker from 'dockerode';
-import { SandboxError } from '../errors.js';
+import { SandboxError } from '../../web/errors.js';
 import { SANDBOX_LABEL } from './container-spec.js';
 import { stageError } from './sandbox.js';
 
-export type RuntimeChoice = 'auto' | 'runc' | 'crun' | 'runsc';
+export type OciRuntimeChoice = 'auto' | 'runc' | 'crun' | 'runsc';
 
 export function connectDocker(socketPath: string): Docker {
   return new Docker({ socketPath });
@@ -27,7 +27,7 @@ async function runtimeWorks(docker: Docker, runtime: string, image: string): Pro
  * The OCI runtime to use: the configured one, or for `auto` the fastest one the engine has that
  * actually starts a container here (crun, else runc).
  */
-export async function pickRuntime(docker: Docker, choice: RuntimeChoice, probeImage?: string): Promise<string> {
+export async function pickOciRuntime(docker: Docker, choice: OciRuntimeChoice, probeImage?: string): Promise<string> {
   let runtimes: string[];
   try {
     const info = (await docker.info()) as { Runtimes?: Record<string, unknown> };

@@ -1,9 +1,9 @@
 import { StringDecoder } from 'node:string_decoder';
-import { parse as parseLossless } from 'lossless-json';
+import { isJsonObject, parseExactJson } from '../../web/json.js';
 
 /** What the harness's stdout carries: the ready line, frames, and stray output (see docs/harness-protocol.md). */
 export type HarnessEvent =
-  | { kind: 'ready'; runtime: string }
+  | { kind: 'ready'; version: string }
   | { kind: 'frame'; frame: Record<string, unknown> }
   | { kind: 'stray'; text: string };
 
@@ -26,17 +26,13 @@ const NEWLINE = 0x0a;
 const MARK_BYTES = Buffer.from([MARK]);
 const NEWLINE_BYTES = Buffer.from([NEWLINE]);
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * The host reads `i`, `ms` and an error's `line` and `column` with Number(), which throws for a
  * lossless number that overflows or underflows (1e400): user code that recovered the nonce could
  * crash the service with such a frame, so it is malformed.
  */
 function numbersConvert(frame: Record<string, unknown>): boolean {
-  const error = isRecord(frame.error) ? frame.error : {};
+  const error = isJsonObject(frame.error) ? frame.error : {};
   return [frame.i, frame.ms, error.line, error.column].every((field) => {
     try {
       Number(field);
@@ -201,13 +197,13 @@ export class FrameParser {
   private classify(line: Buffer): HarnessEvent | undefined {
     if (this.nonce === undefined) {
       const text = line.toString('utf8');
-      return text.startsWith('ready ') ? { kind: 'ready', runtime: text.slice(6) } : undefined;
+      return text.startsWith('ready ') ? { kind: 'ready', version: text.slice(6) } : undefined;
     }
     // a line held from a frame start cut by a chunk's end may turn out not to carry the nonce
     if (!line.subarray(0, this.nonce.length).equals(this.nonce)) return undefined;
     try {
-      const frame = parseLossless(line.toString('utf8', this.nonce.length));
-      if (isRecord(frame) && numbersConvert(frame)) return { kind: 'frame', frame };
+      const frame = parseExactJson(line.toString('utf8', this.nonce.length));
+      if (isJsonObject(frame) && numbersConvert(frame)) return { kind: 'frame', frame };
     } catch {
       // a malformed frame line is stray output
     }

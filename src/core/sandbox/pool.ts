@@ -1,4 +1,4 @@
-import { SandboxError } from '../errors.js';
+import { SandboxError } from '../../web/errors.js';
 import type { ContainerBudget } from './budget.js';
 import type { Sandbox } from './sandbox.js';
 

@@ -1,6 +1,6 @@
 import type Docker from 'dockerode';
 import { PassThrough, type Duplex } from 'node:stream';
-import { SandboxError, type SandboxStage } from '../errors.js';
+import { SandboxError, type SandboxStage } from '../../web/errors.js';
 import { FrameParser, type HarnessEvent } from './frame-parser.js';
 
 export interface ExitInfo { statusCode: number; oomKilled: boolean; killedByHost: boolean }
@@ -39,7 +39,7 @@ export class Sandbox {
   private killed = false;
   private disposed: Promise<void> | undefined;
   private hasExited = false;
-  private resolveReady!: (runtime: string) => void;
+  private resolveReady!: (version: string) => void;
   private rejectReady!: (error: Error) => void;
 
   private settleExit!: { resolve: (result: { StatusCode: number }) => void; reject: (error: unknown) => void };
@@ -164,7 +164,7 @@ export class Sandbox {
 
   private dispatch(event: HarnessEvent): void {
     if (event.kind === 'ready') {
-      this.resolveReady(event.runtime);
+      this.resolveReady(event.version);
       return;
     }
     if (this.listener) this.listener(event);

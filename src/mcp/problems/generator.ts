@@ -1,6 +1,6 @@
 import { LANGUAGES } from '../../core/languages.js';
 import type { Runner } from '../../core/runner.js';
-import { toPlainJson } from '../json-values.js';
+import { toPlainJson } from '../../web/json.js';
 import { draftProblem, type Draft } from './draft.js';
 import type { GenerateArguments, GeneratedProblem } from './problem-schema.js';
 import { renderProblem } from './render.js';

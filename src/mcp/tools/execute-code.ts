@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { InvalidRequestError, UnsupportedLanguageError } from '../../core/errors.js';
 import { LANGUAGES } from '../../core/languages.js';
-import { executeRequestSchema, type RequestLimits } from '../../core/request-schema.js';
 import { executeResponseSchema, type CaseResult } from '../../core/result-schema.js';
 import type { Execution, Runner } from '../../core/runner.js';
-import { losslessJson } from '../../http/lossless-body.js';
-import { jsonSchemaOf } from '../../http/json-schema.js';
+import { UnsupportedLanguageError, ValidationError } from '../../web/errors.js';
+import { jsonSchemaOf } from '../../web/json-schema.js';
+import { exactJson } from '../../web/json.js';
 import { runnerUnavailableText } from './runner-failure.js';
 import { errorResult, invalidArguments, type Tool, type ToolResult } from './tool.js';
 
@@ -20,7 +19,7 @@ export const executeCodeOutputSchema = executeResponseSchema.extend({
 });
 
 function preview(value: unknown): string {
-  const text = losslessJson(value);
+  const text = exactJson(value);
   return text.length > VALUE_PREVIEW ? `${text.slice(0, VALUE_PREVIEW)}…` : text;
 }
 
@@ -46,19 +45,19 @@ function render(execution: Execution, timeoutMs: number): ToolResult {
 }
 
 /** execute_code: the REST execute endpoint's arguments, engine and per-case results. */
-export function executeCodeTool(runner: Pick<Runner, 'execute'>, limits: RequestLimits, timeoutMs: number): Tool {
+export function executeCodeTool(runner: Pick<Runner, 'execute' | 'requestSchema'>, timeoutMs: number): Tool {
   return {
     name: 'execute_code',
     title: 'Execute code against test cases',
     description: 'Runs a Python, JavaScript or TypeScript function against test cases in a throwaway sandbox and reports, per case, the input, expected and actual value, pass/fail, runtime, captured output and error. Same arguments and results as POST /api/v1/code/execute.',
-    inputSchema: jsonSchemaOf(executeRequestSchema(limits), 'input'),
+    inputSchema: jsonSchemaOf(runner.requestSchema, 'input'),
     outputSchema: jsonSchemaOf(executeCodeOutputSchema, 'output'),
     counter: 'mcp_code_executions',
     async call(args) {
       try {
         return render(await runner.execute(args), timeoutMs);
       } catch (error) {
-        if (error instanceof InvalidRequestError) return invalidArguments(error.issues);
+        if (error instanceof ValidationError) return invalidArguments(error.issues);
         if (error instanceof UnsupportedLanguageError) return invalidArguments([{ path: ['language'], message: error.message }]);
         const unavailable = runnerUnavailableText(error);
         if (unavailable) return errorResult(unavailable);

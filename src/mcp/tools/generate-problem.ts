@@ -1,10 +1,10 @@
-import { issuesFromZod } from '../../http/error-handler.js';
-import { toPlainJson } from '../json-values.js';
+import { issuesFromZod } from '../../web/errors.js';
+import { jsonSchemaOf } from '../../web/json-schema.js';
+import { toPlainJson } from '../../web/json.js';
 import { TOPICS } from '../problems/catalogue/index.js';
 import { UnknownTopicError } from '../problems/draft.js';
 import { ReferenceFailedError, type ProblemGenerator } from '../problems/generator.js';
 import { generateArgumentsSchema, problemSchema } from '../problems/problem-schema.js';
-import { jsonSchemaOf } from '../../http/json-schema.js';
 import { runnerUnavailableText } from './runner-failure.js';
 import { errorResult, invalidArguments, type Tool } from './tool.js';
 

@@ -1,4 +1,4 @@
-import { BusyError, SandboxError, ShuttingDownError } from '../../core/errors.js';
+import { BusyError, SandboxError, ShuttingDownError } from '../../web/errors.js';
 
 /** Text for the runner being unavailable, which the caller may retry; undefined for any other error. */
 export function runnerUnavailableText(error: unknown): string | undefined {

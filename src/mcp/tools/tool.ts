@@ -1,7 +1,5 @@
-import type { Issue } from '../../core/errors.js';
-
-/** The plan counters the platform meters MCP usage with. */
-export type McpCounter = 'mcp_code_executions' | 'mcp_problem_generations';
+import type { MonthlyCounter } from '../../platform/index.js';
+import type { Issue } from '../../web/errors.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -18,7 +16,7 @@ export interface Tool {
   inputSchema: JsonSchema;
   outputSchema: JsonSchema;
   /** Counted once per call whose result is not an error. */
-  counter: McpCounter;
+  counter: MonthlyCounter;
   call(args: unknown): Promise<ToolResult>;
 }
 

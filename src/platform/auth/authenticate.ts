@@ -1,6 +1,6 @@
 import type {} from '@fastify/cookie';
 import type { FastifyRequest } from 'fastify';
-import { HttpError } from '../../http/http-error.js';
+import { UnauthenticatedError } from '../../web/errors.js';
 import type { Access, Principal } from '../access.js';
 import { KEY_PATTERN } from '../crypto.js';
 import type { Db } from '../db/database.js';
@@ -16,9 +16,9 @@ export type AuthOutcome =
   | { kind: 'key'; principal: Principal }
   | { kind: 'user'; user: UserRow }
   | { kind: 'anonymous' }
-  | { kind: 'refused'; error: HttpError };
+  | { kind: 'refused'; error: UnauthenticatedError };
 
-const refused = (message: string): AuthOutcome => ({ kind: 'refused', error: new HttpError(401, message) });
+const refused = (message: string): AuthOutcome => ({ kind: 'refused', error: new UnauthenticatedError(message) });
 
 async function byKey(db: Db, header: string | string[]): Promise<AuthOutcome> {
   if (typeof header !== 'string' || !KEY_PATTERN.test(header)) return refused('malformed API key: expected svc_live_ followed by at least 32 letters and digits');

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { HttpError } from '../../http/http-error.js';
+import { ForbiddenError, NotFoundError, PaymentRequiredError, ValidationError } from '../../web/errors.js';
 import type { Access, Principal } from '../access.js';
 import type { Db } from '../db/database.js';
 import type { Metering } from '../metering.js';
 import { isPaid, rateLimitOf, type Plan, type PlanSettings } from '../plans.js';
-import { SCOPE_ALIASES, SCOPES } from '../scopes.js';
+import { namesGranting, SCOPES } from '../scopes.js';
 import { memberWorkspace } from '../store/users.js';
 import { authenticate, type AuthOutcome } from './authenticate.js';
 import type { Bucket, Limiter } from './rate-limit.js';
@@ -29,11 +29,10 @@ function bucketOf(outcome: AuthOutcome, request: FastifyRequest, settings: Guard
 
 function authorizeKey(principal: Principal, access: Access): void {
   if (access.scope && !principal.scopes.includes(access.scope)) {
-    const names = Object.entries(SCOPE_ALIASES).filter(([, scopes]) => scopes.includes(access.scope!)).map(([name]) => name);
-    throw new HttpError(403, `API key lacks the scope ${access.scope} (granted by any of: ${names.join(', ')})`);
+    throw new ForbiddenError(`API key lacks the scope ${access.scope} (granted by any of: ${namesGranting(access.scope).join(', ')})`);
   }
   if (access.paidPlan && !isPaid(principal.plan)) {
-    throw new HttpError(402, `this endpoint needs a paid plan; workspace ${principal.workspaceSlug} is on the free plan`);
+    throw new PaymentRequiredError(`this endpoint needs a paid plan; workspace ${principal.workspaceSlug} is on the free plan`);
   }
 }
 
@@ -48,10 +47,10 @@ function accountSlugOf(request: FastifyRequest): unknown {
 async function memberPrincipal(db: Db, request: FastifyRequest, userId: string): Promise<Principal> {
   const slug = accountSlugOf(request);
   if (typeof slug !== 'string' || slug === '') {
-    throw new HttpError(400, 'accountSlug is required with session authentication', { issues: [{ path: ['accountSlug'], message: 'required with session authentication' }] });
+    throw ValidationError.field(['accountSlug'], 'required with session authentication');
   }
   const workspace = await memberWorkspace(db, userId, slug);
-  if (!workspace) throw new HttpError(404, `workspace ${slug} not found`);
+  if (!workspace) throw new NotFoundError(`workspace ${slug} not found`);
   return { workspaceId: workspace.id, workspaceSlug: workspace.slug, plan: workspace.plan as Plan, userId, scopes: SCOPES };
 }
 

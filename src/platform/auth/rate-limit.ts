@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
-import { HttpError } from '../../http/http-error.js';
+import { RateLimitedError } from '../../web/errors.js';
 
 export interface Bucket { key: string; max: number }
 export type Limiter = (request: FastifyRequest, reply: FastifyReply, bucket: Bucket) => Promise<void>;
@@ -28,8 +28,8 @@ export async function createLimiter(app: FastifyInstance, windowSeconds: number,
     reply.header('x-ratelimit-remaining', outcome.remaining);
     reply.header('x-ratelimit-reset', resetAt);
     if (outcome.isExceeded) {
-      const retryAfter = String(Math.max(1, outcome.ttlInSeconds));
-      throw new HttpError(429, `rate limit of ${outcome.max} requests per ${windowSeconds} s exceeded; retry in ${retryAfter} s`, { headers: { 'retry-after': retryAfter } });
+      const retryAfter = Math.max(1, outcome.ttlInSeconds);
+      throw new RateLimitedError(`rate limit of ${outcome.max} requests per ${windowSeconds} s exceeded; retry in ${retryAfter} s`, retryAfter);
     }
   };
 }

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { HttpError } from '../../http/http-error.js';
+import { NotFoundError, ValidationError } from '../../web/errors.js';
 import type { Db } from '../db/database.js';
-import { defineRoute } from '../http/define-route.js';
-import { idParams, limitOffset, listEnvelope, listSchema, paginationQuery } from '../http/pagination.js';
+import { defineRoute } from '../../web/route.js';
+import { principalOf } from '../access.js';
+import { idParams, limitOffset, listEnvelope, listSchema, paginationQuery } from '../../web/pagination.js';
 import { resolveScopes, UnknownScopeError } from '../scopes.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../store/api-keys.js';
 import { apiKeyJson, apiKeySchema } from './serialize.js';
@@ -17,8 +18,8 @@ export function apiKeyRoutes(app: FastifyInstance, db: Db): void {
     access: { auth: 'cookie' },
     query: paginationQuery.extend(accountSlug.shape),
     response: listSchema(apiKeySchema),
-  }, async ({ query, principal }) => {
-    const { rows, total } = await listApiKeys(db, principal.workspaceId, limitOffset(query));
+  }, async ({ query, request }) => {
+    const { rows, total } = await listApiKeys(db, principalOf(request).workspaceId, limitOffset(query));
     return listEnvelope(rows.map(apiKeyJson), total, query);
   });
 
@@ -32,15 +33,15 @@ export function apiKeyRoutes(app: FastifyInstance, db: Db): void {
       accountSlug: z.string().optional(),
     }),
     response: z.object({ data: apiKeySchema.extend({ key: z.string() }) }),
-  }, async ({ body, principal }) => {
+  }, async ({ body, request }) => {
     let scopes;
     try {
       scopes = resolveScopes(body.scopes === 'all' ? ['all'] : body.scopes);
     } catch (error) {
-      if (error instanceof UnknownScopeError) throw new HttpError(400, error.message, { issues: [{ path: ['scopes'], message: error.message }] });
+      if (error instanceof UnknownScopeError) throw ValidationError.field(['scopes'], error.message);
       throw error;
     }
-    const { row, secret } = await createApiKey(db, principal.workspaceId, body.name, scopes);
+    const { row, secret } = await createApiKey(db, principalOf(request).workspaceId, body.name, scopes);
     return { data: { ...apiKeyJson(row), key: secret } };
   });
 
@@ -49,8 +50,8 @@ export function apiKeyRoutes(app: FastifyInstance, db: Db): void {
     access: { auth: 'cookie' }, status: 204,
     params: idParams,
     query: accountSlug,
-  }, async ({ params, principal }) => {
-    const row = await revokeApiKey(db, params.id, principal.workspaceId);
-    if (!row) throw new HttpError(404, `API key ${params.id} not found`);
+  }, async ({ params, request }) => {
+    const row = await revokeApiKey(db, params.id, principalOf(request).workspaceId);
+    if (!row) throw new NotFoundError(`API key ${params.id} not found`);
   });
 }

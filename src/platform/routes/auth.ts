@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { HttpError } from '../../http/http-error.js';
+import { UnauthenticatedError } from '../../web/errors.js';
 import { SESSION_COOKIE } from '../auth/authenticate.js';
 import { burnPasswordCheck, verifyPassword } from '../crypto.js';
 import type { Db } from '../db/database.js';
-import { defineRoute } from '../http/define-route.js';
+import { defineRoute } from '../../web/route.js';
 import { createLoginSession, deleteLoginSession } from '../store/login-sessions.js';
 import { findUser, userWorkspaces } from '../store/users.js';
 
@@ -29,7 +29,7 @@ export function authRoutes(app: FastifyInstance, options: AuthRouteOptions): voi
   }, async ({ body, reply }) => {
     const user = await findUser(options.db, body.email);
     if (!user) await burnPasswordCheck(body.password);
-    if (!user || !(await verifyPassword(body.password, user.passwordHash))) throw new HttpError(401, 'invalid email or password');
+    if (!user || !(await verifyPassword(body.password, user.passwordHash))) throw new UnauthenticatedError('invalid email or password');
     const token = await createLoginSession(options.db, user.id, options.sessionTtlHours * 3_600_000);
     reply.setCookie(SESSION_COOKIE, token, { ...cookie, maxAge: options.sessionTtlHours * 3600 });
     const workspaces = await userWorkspaces(options.db, user.id);

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { defineRoute } from '../http/define-route.js';
+import { defineRoute } from '../../web/route.js';
+import { principalOf } from '../access.js';
 import type { Metering } from '../metering.js';
 import { MONTHLY_COUNTERS, PLANS } from '../plans.js';
 
@@ -17,5 +18,5 @@ export function usageRoutes(app: FastifyInstance, metering: Metering): void {
         counters: z.object(Object.fromEntries(MONTHLY_COUNTERS.map((name) => [name, counter]))),
       }),
     }),
-  }, async ({ principal }) => ({ data: await metering.report(principal) }));
+  }, async ({ request }) => ({ data: await metering.report(principalOf(request)) }));
 }

@@ -1,11 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
 import { z } from 'zod';
-import { errorHandler } from '../../../src/http/error-handler.js';
-import { HttpError } from '../../../src/http/http-error.js';
-import { defineRoute, idParams, limitOffset, listEnvelope, loadPlatformConfig, paginationQuery, registerPlatform, type Plan, type Platform } from '../../../src/platform/index.js';
+import { accessDocumentation, loadPlatformConfig, principalOf, registerPlatform, type Plan, type Platform } from '../../../src/platform/index.js';
+import { createApp } from '../../../src/web/app.js';
+import { idParams, limitOffset, listEnvelope, paginationQuery } from '../../../src/web/pagination.js';
+import { defineRoute } from '../../../src/web/route.js';
 
 export interface TestApp { app: FastifyInstance; platform: Platform; dataDir: string; close(): Promise<void> }
 
@@ -15,9 +17,7 @@ const ITEMS = Array.from({ length: 45 }, (_, index) => ({ n: index + 1 }));
 
 /** The real fastify app with the platform and a few routes that only tests declare. */
 export async function buildTestApp(env: Record<string, string> = {}, dataDir = tempDir()): Promise<TestApp> {
-  const app = Fastify({ logger: false });
-  app.setErrorHandler(errorHandler);
-  app.setNotFoundHandler((request) => { throw new HttpError(404, `no route for ${request.method} ${request.url.split('?')[0]}`); });
+  const app = createApp({ logger: pino({ level: 'silent' }), bodyLimit: 1024 * 1024, accessDocumentation });
   const platform = await registerPlatform(app, { config: loadPlatformConfig({ DATA_DIR: dataDir, ADMIN_ENDPOINT: 'false', ...env }) });
   app.get('/healthz', async () => ({ ok: true }));
 
@@ -35,9 +35,9 @@ export async function buildTestApp(env: Record<string, string> = {}, dataDir = t
     method: 'POST', url: '/api/v1/test/sessions', summary: 'test paid, credit-metered create', status: 201,
     access: { auth: 'key-or-cookie', scope: 'sessions:write', paidPlan: true, meter: 'credits' },
     body: z.object({ candidate: z.string(), accountSlug: z.string().optional() }),
-  }, async ({ request, body, principal }) => {
+  }, async ({ request, body }) => {
     await platform.meter(request, 'credits');
-    return { data: { candidate: body.candidate, workspace: principal.workspaceSlug } };
+    return { data: { candidate: body.candidate, workspace: principalOf(request).workspaceSlug } };
   });
 
   defineRoute(app, {
@@ -49,7 +49,7 @@ export async function buildTestApp(env: Record<string, string> = {}, dataDir = t
 
   defineRoute(app, {
     method: 'POST', url: '/api/v1/test/execute', summary: 'test anonymous-friendly route', access: { auth: 'optional-key' },
-  }, async ({ principal }) => ({ workspace: principal?.workspaceSlug ?? null }));
+  }, async ({ request }) => ({ workspace: request.principal?.workspaceSlug ?? null }));
 
   defineRoute(app, { method: 'GET', url: '/api/v1/test/boom', summary: 'test failure', access: { auth: 'none' } }, async () => {
     throw new Error('SELECT password_hash FROM users failed');

@@ -16,13 +16,13 @@ export class RunnerMetrics {
     new Gauge({ name: 'code_runner_queue_length', help: 'Executions waiting in the queue', registers: [this.registry], collect() { this.set(runner.stats().queued); } });
     new Gauge({ name: 'code_runner_running', help: 'Executions running now', registers: [this.registry], collect() { this.set(runner.stats().running); } });
     new Gauge({
-      name: 'code_runner_pool_containers', help: 'Sandbox containers by runtime and state', labelNames: ['runtime', 'state'], registers: [this.registry],
+      name: 'code_runner_pool_containers', help: 'Sandbox containers by interpreter and state', labelNames: ['interpreter', 'state'], registers: [this.registry],
       collect() {
-        for (const [runtime, stats] of Object.entries(runner.stats().pools)) {
-          this.set({ runtime, state: 'ready' }, stats.ready);
-          this.set({ runtime, state: 'starting' }, stats.starting);
-          this.set({ runtime, state: 'in_use' }, stats.inUse);
-          this.set({ runtime, state: 'waiting' }, stats.waiting);
+        for (const [interpreter, stats] of Object.entries(runner.stats().pools)) {
+          this.set({ interpreter, state: 'ready' }, stats.ready);
+          this.set({ interpreter, state: 'starting' }, stats.starting);
+          this.set({ interpreter, state: 'in_use' }, stats.inUse);
+          this.set({ interpreter, state: 'waiting' }, stats.waiting);
         }
       },
     });

@@ -1,8 +1,6 @@
-import type { FastifyInstance } from 'fastify';
 import type { ZodType } from 'zod';
-import { jsonSchemaOf } from '../../http/json-schema.js';
-import type { Access } from '../access.js';
-import { SCOPE_ALIASES } from '../scopes.js';
+import { jsonSchemaOf } from './json-schema.js';
+import type { RouteAccess } from './route.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -13,7 +11,7 @@ export interface OpenApiOperation {
   summary: string;
   description?: string;
   tags?: string[];
-  access: Access;
+  access: RouteAccess;
   params?: ZodType;
   query?: ZodType;
   body?: ZodType;
@@ -22,6 +20,20 @@ export interface OpenApiOperation {
   response?: ZodType;
   /** Further documented outcomes, such as 408 or 422 of code execution. */
   responses?: Record<number, string>;
+}
+
+/** What an access rule means for the document: who may call, in words, and the refusals it can give. */
+export interface AccessDocs {
+  security: Array<Record<string, string[]>>;
+  notes: string;
+  responses: Record<number, string>;
+  extensions?: Record<string, unknown>;
+}
+
+/** The platform's part of the document: how access rules read, and the credentials they name. */
+export interface AccessDocumentation {
+  describe(access: RouteAccess): AccessDocs;
+  securitySchemes: Record<string, unknown>;
 }
 
 function parameters(schema: ZodType | undefined, location: 'path' | 'query') {
@@ -33,29 +45,9 @@ function parameters(schema: ZodType | undefined, location: 'path' | 'query') {
   }));
 }
 
-const SECURITY: Record<Access['auth'], Array<Record<string, string[]>>> = {
-  key: [{ apiKey: [] }],
-  'key-or-cookie': [{ apiKey: [] }, { session: [] }],
-  cookie: [{ session: [] }],
-  'optional-key': [{}, { apiKey: [] }],
-  none: [],
-};
-
 const errorRef = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
 
-function accessNotes(access: Access): string {
-  const notes: string[] = [];
-  if (access.scope) {
-    const names = Object.entries(SCOPE_ALIASES).filter(([, scopes]) => scopes.includes(access.scope!)).map(([name]) => name);
-    notes.push(`Scope: \`${access.scope}\` (granted by ${names.map((n) => `\`${n}\``).join(', ')}).`);
-  }
-  if (access.auth === 'optional-key') notes.push('Anonymous calls are allowed; a key that is sent must be valid.');
-  if (access.paidPlan) notes.push('API-key callers need a paid plan (402 on free).');
-  if (access.meter) notes.push(access.meter === 'credits' ? 'Costs 1 credit (402 when none are left).' : `Counts against the monthly \`${access.meter}\` allowance (402 past it).`);
-  return notes.join(' ');
-}
-
-function operationObject(op: OpenApiOperation) {
+function operationObject(op: OpenApiOperation, access: AccessDocs) {
   const status = op.status ?? 200;
   const responses: Record<string, unknown> = {
     [status]: status === 204 || !op.response
@@ -63,19 +55,15 @@ function operationObject(op: OpenApiOperation) {
       : { description: 'Success', content: { 'application/json': { schema: jsonSchemaOf(op.response, 'output') } } },
   };
   if (op.params || op.query || op.body) responses[400] = errorRef('Validation failed; `issues` names the offending fields');
-  if (op.access.auth !== 'none') responses[401] = errorRef('Missing, malformed, invalid or revoked API key (or session)');
-  if (op.access.paidPlan || op.access.meter) responses[402] = errorRef('No paid plan, out of credits or past the monthly allowance');
-  if (op.access.scope) responses[403] = errorRef('The key lacks the required scope');
-  if (op.access.auth === 'key-or-cookie' || op.access.auth === 'cookie') responses[404] ??= errorRef('Not found, or the signed-in user is not a member of accountSlug');
-  for (const [code, description] of Object.entries(op.responses ?? {})) responses[code] = errorRef(description);
+  for (const [code, description] of Object.entries({ ...access.responses, ...op.responses })) responses[code] = errorRef(description);
   responses[429] = errorRef('Rate limit exceeded; see Retry-After');
-  const description = [op.description, accessNotes(op.access)].filter(Boolean).join('\n\n');
+  const description = [op.description, access.notes].filter(Boolean).join('\n\n');
   return {
     summary: op.summary,
     ...(description ? { description } : {}),
     ...(op.tags ? { tags: op.tags } : {}),
-    ...(op.access.scope ? { 'x-required-scope': op.access.scope } : {}),
-    security: SECURITY[op.access.auth],
+    ...access.extensions,
+    security: access.security,
     parameters: [...parameters(op.params, 'path'), ...parameters(op.query, 'query')],
     ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(op.body, 'input') } } } } : {}),
     responses,
@@ -86,6 +74,8 @@ function operationObject(op: OpenApiOperation) {
 export class OpenApiRegistry {
   private readonly operations: OpenApiOperation[] = [];
 
+  constructor(private readonly access: AccessDocumentation) {}
+
   add(operation: OpenApiOperation): void {
     this.operations.push(operation);
   }
@@ -94,17 +84,14 @@ export class OpenApiRegistry {
     const paths: Record<string, Record<string, unknown>> = {};
     for (const op of this.operations) {
       const path = op.url.replace(/:(\w+)/g, '{$1}');
-      paths[path] = { ...paths[path], [op.method.toLowerCase()]: operationObject(op) };
+      paths[path] = { ...paths[path], [op.method.toLowerCase()]: operationObject(op, this.access.describe(op.access)) };
     }
     return {
       openapi: '3.1.0',
       info,
       paths,
       components: {
-        securitySchemes: {
-          apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
-          session: { type: 'apiKey', in: 'cookie', name: 'session' },
-        },
+        securitySchemes: this.access.securitySchemes,
         schemas: {
           Error: {
             type: 'object', required: ['error'],
@@ -121,11 +108,6 @@ export class OpenApiRegistry {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    openApiRegistry: OpenApiRegistry;
+    openApi: OpenApiRegistry;
   }
-}
-
-/** Documents an operation whose route validates by itself (code execution parses its body losslessly). */
-export function registerOpenApiOperation(app: FastifyInstance, operation: OpenApiOperation): void {
-  app.openApiRegistry.add(operation);
 }

@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { executeResponseSchema } from '../core/result-schema.js';
+import type { Runner } from '../core/runner.js';
+import { httpAnswer } from '../web/error-map.js';
+import { BusyError, SandboxError } from '../web/errors.js';
+import { exactJson } from '../web/json.js';
+import { defineRoute } from '../web/route.js';
+import type { RunnerMetrics } from './metrics.js';
+
+export interface ExecuteRouteOptions {
+  runner: Runner;
+  metrics: RunnerMetrics;
+  timeoutMs: number;
+}
+
+function languageOf(body: unknown): string {
+  const language = (body as { language?: unknown } | null)?.language;
+  return typeof language === 'string' ? language.toLowerCase().slice(0, 20) : 'unknown';
+}
+
+/** POST /api/v1/code/execute: the REST face of the runner core. */
+export function executeRoute(app: FastifyInstance, { runner, metrics, timeoutMs }: ExecuteRouteOptions): void {
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/api/v1/code/execute',
+      tags: ['code'],
+      access: { auth: 'optional-key' },
+      summary: 'Run a function against test cases in a single-use sandbox',
+      description:
+        'Numbers keep their exact text (3.0 stays a float, big integers stay exact). A user-code fault is a failed case, not an error. Free of charge; anonymous callers are rate-limited per IP.',
+      bodyFormat: 'exact',
+      body: runner.requestSchema,
+      response: executeResponseSchema,
+      responses: {
+        408: `The ${timeoutMs} ms limit passed; \`results\` holds the finished cases and "timed out" for the rest`,
+        413: 'Body larger than the limit',
+        415: 'Content-Type is not application/json',
+        422: 'Unsupported language',
+        502: 'The sandbox failed (the message names the stage: create, attach, start, wait, image, engine)',
+        503: 'Queue full or shutting down; see Retry-After',
+      },
+    },
+    async ({ request, reply, body }) => {
+      const executionId = randomUUID();
+      const started = Date.now();
+      try {
+        const execution = await runner.run(body);
+        metrics.recordExecution(execution);
+        const timedOut = execution.status === 'timed-out';
+        const passed = execution.results.filter((r) => r.passed).length;
+        request.log.info(
+          { executionId, language: execution.language, cases: execution.results.length, outcome: timedOut ? 'timeout' : `${passed}/${execution.results.length} passed`, ...execution.timings, totalMs: Date.now() - started },
+          'execution finished',
+        );
+        const payload = timedOut ? { error: `execution timed out after ${timeoutMs} ms`, results: execution.results } : { results: execution.results };
+        return reply
+          .code(timedOut ? 408 : 200)
+          .header('x-execution-id', executionId)
+          .type('application/json; charset=utf-8')
+          .send(exactJson(payload));
+      } catch (error) {
+        const outcome = error instanceof SandboxError ? 'sandbox_error' : error instanceof BusyError ? 'busy' : 'rejected';
+        metrics.recordFailure(languageOf(request.body), outcome);
+        request.log.info({ executionId, outcome, status: httpAnswer(error).status, totalMs: Date.now() - started }, 'execution not run');
+        throw error;
+      }
+    },
+  );
+}
