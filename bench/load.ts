@@ -2,7 +2,12 @@ import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
 export interface LoadResult {
-  requests: number; concurrency: number; medianMs: number; p95Ms: number; perSecond: number; failures: number;
+  requests: number;
+  concurrency: number;
+  medianMs: number;
+  p95Ms: number;
+  perSecond: number;
+  failures: number;
   /** Busy CPU time of the whole machine (every process and the kernel) per answered request. */
   cpuMsPerRequest: number;
 }
@@ -47,5 +52,13 @@ export async function runLoad(request: () => Promise<void>, total: number, concu
   const wallSeconds = (performance.now() - started) / 1000;
   const cpuMsPerRequest = ((busyJiffies() - busyBefore) * 10) / Math.max(1, latencies.length);
   latencies.sort((a, b) => a - b);
-  return { requests: total, concurrency, medianMs: percentile(latencies, 50), p95Ms: percentile(latencies, 95), perSecond: latencies.length / wallSeconds, failures, cpuMsPerRequest };
+  return {
+    requests: total,
+    concurrency,
+    medianMs: percentile(latencies, 50),
+    p95Ms: percentile(latencies, 95),
+    perSecond: latencies.length / wallSeconds,
+    failures,
+    cpuMsPerRequest,
+  };
 }

@@ -30,7 +30,15 @@ const runtime = await pickOciRuntime(docker, config.SANDBOX_RUNTIME);
 const runtimes = Object.keys(((await docker.info()) as { Runtimes?: object }).Runtimes ?? {});
 buildService();
 
-interface Row { target: string; workload: string; c1: LoadResult; c1Paced?: LoadResult; c4?: LoadResult; c8?: LoadResult; peakRssMb?: number }
+interface Row {
+  target: string;
+  workload: string;
+  c1: LoadResult;
+  c1Paced?: LoadResult;
+  c4?: LoadResult;
+  c8?: LoadResult;
+  peakRssMb?: number;
+}
 type Level = 1 | 'paced' | 4 | 8;
 const rows: Row[] = [];
 
@@ -73,7 +81,11 @@ await serviceRows(`service, pool on (${runtime})`, { POOL_ENABLED: 'true', SANDB
 // embedded PGlite: what the runner itself costs in RSS, without the embedded database's WebAssembly.
 const postgres = await startPostgres();
 try {
-  await serviceRows(`service, pool on (${runtime}), external PostgreSQL`, { POOL_ENABLED: 'true', SANDBOX_RUNTIME: runtime, DATABASE_URL: await postgres.createDatabase() }, 18184);
+  await serviceRows(
+    `service, pool on (${runtime}), external PostgreSQL`,
+    { POOL_ENABLED: 'true', SANDBOX_RUNTIME: runtime, DATABASE_URL: await postgres.createDatabase() },
+    18184,
+  );
 } finally {
   await postgres.stop();
 }
@@ -86,7 +98,10 @@ const fmt = (n: number | undefined, digits = 0) => (n === undefined || Number.is
 const lines = [
   '| target | workload | c1 median ms | c1 p95 ms | c1 paced median ms | c4 req/s | c4 p95 ms | c8 req/s | c8 p95 ms | c8 CPU ms/req | peak RSS MB |',
   '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-  ...rows.map((r) => `| ${r.target} | ${r.workload} | ${fmt(r.c1.medianMs, 1)} | ${fmt(r.c1.p95Ms, 1)} | ${fmt(r.c1Paced?.medianMs, 1)} | ${fmt(r.c4?.perSecond, 1)} | ${fmt(r.c4?.p95Ms)} | ${fmt(r.c8?.perSecond, 1)} | ${fmt(r.c8?.p95Ms)} | ${fmt(r.c8?.cpuMsPerRequest)} | ${fmt(r.peakRssMb)} |`),
+  ...rows.map(
+    (r) =>
+      `| ${r.target} | ${r.workload} | ${fmt(r.c1.medianMs, 1)} | ${fmt(r.c1.p95Ms, 1)} | ${fmt(r.c1Paced?.medianMs, 1)} | ${fmt(r.c4?.perSecond, 1)} | ${fmt(r.c4?.p95Ms)} | ${fmt(r.c8?.perSecond, 1)} | ${fmt(r.c8?.p95Ms)} | ${fmt(r.c8?.cpuMsPerRequest)} | ${fmt(r.peakRssMb)} |`,
+  ),
 ];
 const find = (prefix: string, workload: string) => rows.find((r) => r.target.startsWith(prefix) && r.workload === workload);
 const ratios: Record<string, string> = {};
@@ -103,9 +118,19 @@ for (const name of names) {
     ratios[`${name}: pool c8 req/s / churn c8 req/s`] = ((pool.c8?.perSecond ?? 0) / (churn.c8?.perSecond ?? 1)).toFixed(2);
   }
 }
-const failures = rows.reduce((sum, r) => sum + r.c1.failures + (r.c1Paced?.failures ?? 0) + (r.c4?.failures ?? 0) + (r.c8?.failures ?? 0), 0);
+const failures = rows.reduce(
+  (sum, r) => sum + r.c1.failures + (r.c1Paced?.failures ?? 0) + (r.c4?.failures ?? 0) + (r.c8?.failures ?? 0),
+  0,
+);
 const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, Node ${process.version}, runtime ${runtime}`;
-const table = [`Machine: ${machine}`, `Requests per cell: ${TOTAL}; paced c1: one request every ${PACE_MS} ms; failed requests: ${failures}`, '', ...lines, '', ...Object.entries(ratios).map(([k, v]) => `- ${k}: ${v}`)].join('\n');
+const table = [
+  `Machine: ${machine}`,
+  `Requests per cell: ${TOTAL}; paced c1: one request every ${PACE_MS} ms; failed requests: ${failures}`,
+  '',
+  ...lines,
+  '',
+  ...Object.entries(ratios).map(([k, v]) => `- ${k}: ${v}`),
+].join('\n');
 process.stdout.write(`${table}\n`);
 
 mkdirSync('bench/results', { recursive: true });

@@ -33,9 +33,23 @@ const RSS_SLACK_MB = (baseline: number) => Math.max(64, baseline * 0.25);
 const RSS_WAIT_MS = 60_000;
 
 type Kind = 'correct' | 'failing' | 'hostile';
-interface Result { passed: boolean; actual: unknown; error: string | null; stdout: string }
-interface Reply { status: number; body: { results?: Result[]; error?: string } }
-interface Workload { name: string; kind: Kind; weight: number; body: Record<string, unknown>; check(reply: Reply): string | null }
+interface Result {
+  passed: boolean;
+  actual: unknown;
+  error: string | null;
+  stdout: string;
+}
+interface Reply {
+  status: number;
+  body: { results?: Result[]; error?: string };
+}
+interface Workload {
+  name: string;
+  kind: Kind;
+  weight: number;
+  body: Record<string, unknown>;
+  check(reply: Reply): string | null;
+}
 
 const twoSumCases = [
   { args: { nums: [2, 7, 11, 15], target: 9 }, expected: [0, 1] },
@@ -45,10 +59,13 @@ const twoSumCases = [
 const one = [{ args: { x: 1 }, expected: 1 }];
 const three = [1, 2, 3].map((x) => ({ args: { x }, expected: x }));
 
-const allPass = (reply: Reply) => reply.status === 200 && reply.body.results?.length && reply.body.results.every((r) => r.passed && r.error === null)
-  ? null : `expected every case to pass, got ${reply.status} ${JSON.stringify(reply.body).slice(0, 300)}`;
+const allPass = (reply: Reply) =>
+  reply.status === 200 && reply.body.results?.length && reply.body.results.every((r) => r.passed && r.error === null)
+    ? null
+    : `expected every case to pass, got ${reply.status} ${JSON.stringify(reply.body).slice(0, 300)}`;
 const allFail = (error: RegExp | null) => (reply: Reply) => {
-  if (reply.status !== 200 || !reply.body.results?.length) return `expected 200, got ${reply.status} ${JSON.stringify(reply.body).slice(0, 300)}`;
+  if (reply.status !== 200 || !reply.body.results?.length)
+    return `expected 200, got ${reply.status} ${JSON.stringify(reply.body).slice(0, 300)}`;
   for (const r of reply.body.results) {
     if (r.passed) return 'a failing solution passed';
     if (error === null ? r.error !== null : !error.test(r.error ?? '')) return `unexpected error ${JSON.stringify(r.error)}`;
@@ -57,42 +74,260 @@ const allFail = (error: RegExp | null) => (reply: Reply) => {
 };
 /** Hostile code: any well-formed 200 or 408 with one result per case; `extra` narrows it. */
 const wellFormed = (cases: number, extra?: (reply: Reply) => string | null) => (reply: Reply) => {
-  if (reply.status !== 200 && reply.status !== 408) return `expected 200/408, got ${reply.status} ${JSON.stringify(reply.body).slice(0, 300)}`;
+  if (reply.status !== 200 && reply.status !== 408)
+    return `expected 200/408, got ${reply.status} ${JSON.stringify(reply.body).slice(0, 300)}`;
   if (reply.body.results?.length !== cases) return `expected ${cases} results`;
-  for (const r of reply.body.results) if (typeof r.passed !== 'boolean' || (r.error !== null && typeof r.error !== 'string')) return 'malformed result';
+  for (const r of reply.body.results)
+    if (typeof r.passed !== 'boolean' || (r.error !== null && typeof r.error !== 'string')) return 'malformed result';
   return extra ? extra(reply) : null;
 };
 const status = (expected: number) => (reply: Reply) => (reply.status === expected ? null : `expected ${expected}, got ${reply.status}`);
 
 const WORKLOADS: Workload[] = [
   // correct
-  { name: 'py two_sum', kind: 'correct', weight: 12, check: allPass, body: { language: 'python', functionName: 'two_sum', testCases: twoSumCases, code: 'def two_sum(nums, target):\n    seen = {}\n    for i, n in enumerate(nums):\n        if target - n in seen:\n            return [seen[target - n], i]\n        seen[n] = i\n' } },
-  { name: 'js twoSum', kind: 'correct', weight: 12, check: allPass, body: { language: 'javascript', functionName: 'two_sum', testCases: twoSumCases, code: 'function twoSum(nums, target) {\n  const seen = new Map();\n  for (let i = 0; i < nums.length; i++) {\n    if (seen.has(target - nums[i])) return [seen.get(target - nums[i]), i];\n    seen.set(nums[i], i);\n  }\n}\n' } },
-  { name: 'ts twoSum', kind: 'correct', weight: 8, check: allPass, body: { language: 'typescript', functionName: 'two_sum', testCases: twoSumCases, code: 'function twoSum(nums: number[], target: number): number[] {\n  const seen = new Map<number, number>();\n  for (let i = 0; i < nums.length; i++) {\n    const j = seen.get(target - nums[i]);\n    if (j !== undefined) return [j, i];\n    seen.set(nums[i], i);\n  }\n  return [];\n}\n' } },
-  { name: 'py class Solution with prints', kind: 'correct', weight: 6, check: allPass, body: { language: 'python', testCases: [{ args: { n: 10 }, expected: 55 }, { args: { n: 30 }, expected: 832040 }], code: 'class Solution:\n    def fib(self, n):\n        a, b = 0, 1\n        for _ in range(n):\n            a, b = b, a + b\n        print("fib", n, a)\n        return a\n' } },
-  { name: 'js sort', kind: 'correct', weight: 7, check: allPass, body: { language: 'javascript', testCases: [{ args: { a: [3, 1, 2] }, expected: [1, 2, 3] }, { args: { a: [] }, expected: [] }], code: 'const sortNums = (a) => [...a].sort((x, y) => x - y);\n' } },
+  {
+    name: 'py two_sum',
+    kind: 'correct',
+    weight: 12,
+    check: allPass,
+    body: {
+      language: 'python',
+      functionName: 'two_sum',
+      testCases: twoSumCases,
+      code: 'def two_sum(nums, target):\n    seen = {}\n    for i, n in enumerate(nums):\n        if target - n in seen:\n            return [seen[target - n], i]\n        seen[n] = i\n',
+    },
+  },
+  {
+    name: 'js twoSum',
+    kind: 'correct',
+    weight: 12,
+    check: allPass,
+    body: {
+      language: 'javascript',
+      functionName: 'two_sum',
+      testCases: twoSumCases,
+      code: 'function twoSum(nums, target) {\n  const seen = new Map();\n  for (let i = 0; i < nums.length; i++) {\n    if (seen.has(target - nums[i])) return [seen.get(target - nums[i]), i];\n    seen.set(nums[i], i);\n  }\n}\n',
+    },
+  },
+  {
+    name: 'ts twoSum',
+    kind: 'correct',
+    weight: 8,
+    check: allPass,
+    body: {
+      language: 'typescript',
+      functionName: 'two_sum',
+      testCases: twoSumCases,
+      code: 'function twoSum(nums: number[], target: number): number[] {\n  const seen = new Map<number, number>();\n  for (let i = 0; i < nums.length; i++) {\n    const j = seen.get(target - nums[i]);\n    if (j !== undefined) return [j, i];\n    seen.set(nums[i], i);\n  }\n  return [];\n}\n',
+    },
+  },
+  {
+    name: 'py class Solution with prints',
+    kind: 'correct',
+    weight: 6,
+    check: allPass,
+    body: {
+      language: 'python',
+      testCases: [
+        { args: { n: 10 }, expected: 55 },
+        { args: { n: 30 }, expected: 832040 },
+      ],
+      code: 'class Solution:\n    def fib(self, n):\n        a, b = 0, 1\n        for _ in range(n):\n            a, b = b, a + b\n        print("fib", n, a)\n        return a\n',
+    },
+  },
+  {
+    name: 'js sort',
+    kind: 'correct',
+    weight: 7,
+    check: allPass,
+    body: {
+      language: 'javascript',
+      testCases: [
+        { args: { a: [3, 1, 2] }, expected: [1, 2, 3] },
+        { args: { a: [] }, expected: [] },
+      ],
+      code: 'const sortNums = (a) => [...a].sort((x, y) => x - y);\n',
+    },
+  },
   // failing
-  { name: 'py wrong answer', kind: 'failing', weight: 8, check: allFail(null), body: { language: 'python', functionName: 'two_sum', testCases: twoSumCases, code: 'def two_sum(nums, target):\n    return [len(nums), target]\n' } },
-  { name: 'js exception', kind: 'failing', weight: 7, check: allFail(/^TypeError: /), body: { language: 'javascript', testCases: one, code: 'function f(x) { return x.y.z; }' } },
-  { name: 'py syntax error', kind: 'failing', weight: 5, check: allFail(/^SyntaxError: /), body: { language: 'python', testCases: one, code: 'def f(x):\n    return (x\n' } },
-  { name: 'ts syntax error', kind: 'failing', weight: 5, check: allFail(/^SyntaxError: /), body: { language: 'typescript', testCases: one, code: 'function f(x: number) {\n  return x +;\n}\n' } },
+  {
+    name: 'py wrong answer',
+    kind: 'failing',
+    weight: 8,
+    check: allFail(null),
+    body: {
+      language: 'python',
+      functionName: 'two_sum',
+      testCases: twoSumCases,
+      code: 'def two_sum(nums, target):\n    return [len(nums), target]\n',
+    },
+  },
+  {
+    name: 'js exception',
+    kind: 'failing',
+    weight: 7,
+    check: allFail(/^TypeError: /),
+    body: { language: 'javascript', testCases: one, code: 'function f(x) { return x.y.z; }' },
+  },
+  {
+    name: 'py syntax error',
+    kind: 'failing',
+    weight: 5,
+    check: allFail(/^SyntaxError: /),
+    body: { language: 'python', testCases: one, code: 'def f(x):\n    return (x\n' },
+  },
+  {
+    name: 'ts syntax error',
+    kind: 'failing',
+    weight: 5,
+    check: allFail(/^SyntaxError: /),
+    body: { language: 'typescript', testCases: one, code: 'function f(x: number) {\n  return x +;\n}\n' },
+  },
   // hostile
-  { name: 'py infinite loop', kind: 'hostile', weight: 3, check: status(408), body: { language: 'python', testCases: one, code: 'def f(x):\n    while True:\n        pass\n' } },
-  { name: 'js infinite loop', kind: 'hostile', weight: 3, check: status(408), body: { language: 'javascript', testCases: one, code: 'function f(x) { for (;;) {} }' } },
-  { name: 'py sleep', kind: 'hostile', weight: 2, check: status(408), body: { language: 'python', testCases: one, code: 'import time\ndef f(x):\n    time.sleep(60)\n' } },
-  { name: 'py fork bomb', kind: 'hostile', weight: 2, check: wellFormed(1), body: { language: 'python', testCases: one, code: 'import os\ndef f(x):\n    while True:\n        try:\n            os.fork()\n        except OSError:\n            pass\n' } },
-  { name: 'py memory bomb', kind: 'hostile', weight: 3, check: wellFormed(3, (r) => (r.body.results?.[1].error?.match(/memory|MemoryError/) ? null : 'no memory error')), body: { language: 'python', testCases: three, code: 'def f(x):\n    if x == 2:\n        b = []\n        while True:\n            b.append(bytearray(1 << 20))\n    return x\n' } },
-  { name: 'js memory bomb', kind: 'hostile', weight: 2, check: wellFormed(1), body: { language: 'javascript', testCases: one, code: 'function f(x) { const b = []; for (;;) b.push(Buffer.alloc(1 << 20, 1)); }' } },
-  { name: 'py print flood', kind: 'hostile', weight: 3, check: wellFormed(1), body: { language: 'python', testCases: one, code: 'def f(x):\n    for i in range(1_000_000):\n        print(i)\n    return x\n' } },
-  { name: 'py fd flood', kind: 'hostile', weight: 3, check: wellFormed(1), body: { language: 'python', testCases: one, code: 'import os\ndef f(x):\n    block = b"line\\n" * 100_000\n    for _ in range(60):\n        os.write(1, block)\n    return x\n' } },
-  { name: 'py os._exit', kind: 'hostile', weight: 2, check: wellFormed(3, (r) => (r.body.results?.[0].passed && /exited/.test(r.body.results[1].error ?? '') ? null : 'exit not reported')), body: { language: 'python', testCases: three, code: 'import os\ndef f(x):\n    if x == 2:\n        os._exit(3)\n    return x\n' } },
-  { name: 'js process.exit', kind: 'hostile', weight: 2, check: wellFormed(1), body: { language: 'javascript', testCases: one, code: 'function f(x) { process.exit(3); }' } },
-  { name: 'py fake frames', kind: 'hostile', weight: 2, check: wellFormed(1, (r) => (r.body.results?.[0].passed ? 'a fake frame made a wrong answer pass' : null)), body: { language: 'python', testCases: one, code: 'import os\ndef f(x):\n    os.write(1, b\'\\x1e{"t":"result","i":0,"value":1,"error":null,"ms":0,"stdout":""}\\n\\x1eready x\\n\')\n    print(\'\\x1e{"t":"done"}\')\n    return x + 1\n' } },
-  { name: 'py background sleeper', kind: 'hostile', weight: 2, check: wellFormed(1), body: { language: 'python', testCases: one, code: 'import subprocess, sys\ndef f(x):\n    subprocess.Popen([sys.executable, "-c", "import time\\nwhile True: print(1, flush=True); time.sleep(0.1)"], start_new_session=True)\n    return x\n' } },
-  { name: 'py fill /tmp', kind: 'hostile', weight: 2, check: wellFormed(1), body: { language: 'python', testCases: one, code: 'def f(x):\n    try:\n        for i in range(100):\n            open("/tmp/f%d" % i, "wb").write(b"a" * (1 << 22))\n    except OSError:\n        pass\n    return x\n' } },
-  { name: 'js close fds', kind: 'hostile', weight: 2, check: wellFormed(1), body: { language: 'javascript', testCases: one, code: "function f(x) { const fs = require('fs'); fs.closeSync(1); fs.closeSync(2); return x; }" } },
-  { name: 'py 2 MB return value', kind: 'hostile', weight: 2, check: wellFormed(1), body: { language: 'python', testCases: one, code: 'def f(x):\n    return "v" * 2_000_000\n' } },
-  { name: 'py network', kind: 'hostile', weight: 2, check: wellFormed(1, (r) => (r.body.results?.[0].actual === 'blocked' ? null : 'network reachable')), body: { language: 'python', testCases: one, code: 'import socket\ndef f(x):\n    try:\n        socket.create_connection(("1.1.1.1", 53), timeout=2)\n        return "connected"\n    except OSError:\n        return "blocked"\n' } },
+  {
+    name: 'py infinite loop',
+    kind: 'hostile',
+    weight: 3,
+    check: status(408),
+    body: { language: 'python', testCases: one, code: 'def f(x):\n    while True:\n        pass\n' },
+  },
+  {
+    name: 'js infinite loop',
+    kind: 'hostile',
+    weight: 3,
+    check: status(408),
+    body: { language: 'javascript', testCases: one, code: 'function f(x) { for (;;) {} }' },
+  },
+  {
+    name: 'py sleep',
+    kind: 'hostile',
+    weight: 2,
+    check: status(408),
+    body: { language: 'python', testCases: one, code: 'import time\ndef f(x):\n    time.sleep(60)\n' },
+  },
+  {
+    name: 'py fork bomb',
+    kind: 'hostile',
+    weight: 2,
+    check: wellFormed(1),
+    body: {
+      language: 'python',
+      testCases: one,
+      code: 'import os\ndef f(x):\n    while True:\n        try:\n            os.fork()\n        except OSError:\n            pass\n',
+    },
+  },
+  {
+    name: 'py memory bomb',
+    kind: 'hostile',
+    weight: 3,
+    check: wellFormed(3, (r) => (r.body.results?.[1].error?.match(/memory|MemoryError/) ? null : 'no memory error')),
+    body: {
+      language: 'python',
+      testCases: three,
+      code: 'def f(x):\n    if x == 2:\n        b = []\n        while True:\n            b.append(bytearray(1 << 20))\n    return x\n',
+    },
+  },
+  {
+    name: 'js memory bomb',
+    kind: 'hostile',
+    weight: 2,
+    check: wellFormed(1),
+    body: { language: 'javascript', testCases: one, code: 'function f(x) { const b = []; for (;;) b.push(Buffer.alloc(1 << 20, 1)); }' },
+  },
+  {
+    name: 'py print flood',
+    kind: 'hostile',
+    weight: 3,
+    check: wellFormed(1),
+    body: { language: 'python', testCases: one, code: 'def f(x):\n    for i in range(1_000_000):\n        print(i)\n    return x\n' },
+  },
+  {
+    name: 'py fd flood',
+    kind: 'hostile',
+    weight: 3,
+    check: wellFormed(1),
+    body: {
+      language: 'python',
+      testCases: one,
+      code: 'import os\ndef f(x):\n    block = b"line\\n" * 100_000\n    for _ in range(60):\n        os.write(1, block)\n    return x\n',
+    },
+  },
+  {
+    name: 'py os._exit',
+    kind: 'hostile',
+    weight: 2,
+    check: wellFormed(3, (r) => (r.body.results?.[0].passed && /exited/.test(r.body.results[1].error ?? '') ? null : 'exit not reported')),
+    body: { language: 'python', testCases: three, code: 'import os\ndef f(x):\n    if x == 2:\n        os._exit(3)\n    return x\n' },
+  },
+  {
+    name: 'js process.exit',
+    kind: 'hostile',
+    weight: 2,
+    check: wellFormed(1),
+    body: { language: 'javascript', testCases: one, code: 'function f(x) { process.exit(3); }' },
+  },
+  {
+    name: 'py fake frames',
+    kind: 'hostile',
+    weight: 2,
+    check: wellFormed(1, (r) => (r.body.results?.[0].passed ? 'a fake frame made a wrong answer pass' : null)),
+    body: {
+      language: 'python',
+      testCases: one,
+      code: 'import os\ndef f(x):\n    os.write(1, b\'\\x1e{"t":"result","i":0,"value":1,"error":null,"ms":0,"stdout":""}\\n\\x1eready x\\n\')\n    print(\'\\x1e{"t":"done"}\')\n    return x + 1\n',
+    },
+  },
+  {
+    name: 'py background sleeper',
+    kind: 'hostile',
+    weight: 2,
+    check: wellFormed(1),
+    body: {
+      language: 'python',
+      testCases: one,
+      code: 'import subprocess, sys\ndef f(x):\n    subprocess.Popen([sys.executable, "-c", "import time\\nwhile True: print(1, flush=True); time.sleep(0.1)"], start_new_session=True)\n    return x\n',
+    },
+  },
+  {
+    name: 'py fill /tmp',
+    kind: 'hostile',
+    weight: 2,
+    check: wellFormed(1),
+    body: {
+      language: 'python',
+      testCases: one,
+      code: 'def f(x):\n    try:\n        for i in range(100):\n            open("/tmp/f%d" % i, "wb").write(b"a" * (1 << 22))\n    except OSError:\n        pass\n    return x\n',
+    },
+  },
+  {
+    name: 'js close fds',
+    kind: 'hostile',
+    weight: 2,
+    check: wellFormed(1),
+    body: {
+      language: 'javascript',
+      testCases: one,
+      code: "function f(x) { const fs = require('fs'); fs.closeSync(1); fs.closeSync(2); return x; }",
+    },
+  },
+  {
+    name: 'py 2 MB return value',
+    kind: 'hostile',
+    weight: 2,
+    check: wellFormed(1),
+    body: { language: 'python', testCases: one, code: 'def f(x):\n    return "v" * 2_000_000\n' },
+  },
+  {
+    name: 'py network',
+    kind: 'hostile',
+    weight: 2,
+    check: wellFormed(1, (r) => (r.body.results?.[0].actual === 'blocked' ? null : 'network reachable')),
+    body: {
+      language: 'python',
+      testCases: one,
+      code: 'import socket\ndef f(x):\n    try:\n        socket.create_connection(("1.1.1.1", 53), timeout=2)\n        return "connected"\n    except OSError:\n        return "blocked"\n',
+    },
+  },
 ];
 
 /** A small deterministic PRNG (mulberry32), so that a run can be repeated with the same order. */
@@ -139,7 +374,11 @@ function memoryOf(pid: number): { rssMb: number; hwmMb: number } {
 }
 
 async function post(url: string, body: unknown): Promise<Reply> {
-  const response = await fetch(`${url}/api/v1/code/execute`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${url}/api/v1/code/execute`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : {} };
 }
@@ -174,17 +413,34 @@ async function main(): Promise<number> {
   const url = `http://127.0.0.1:${port}`;
   buildService();
   const child = spawn(process.execPath, SERVICE_ARGS, {
-    env: { ...process.env, ...benchServiceEnv(), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SANDBOX_INSTANCE: instance, SANDBOX_RUNTIME: RUNTIME, EXECUTION_TIMEOUT_MS: String(TIMEOUT_MS) },
+    env: {
+      ...process.env,
+      ...benchServiceEnv(),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      SANDBOX_INSTANCE: instance,
+      SANDBOX_RUNTIME: RUNTIME,
+      EXECUTION_TIMEOUT_MS: String(TIMEOUT_MS),
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let serviceLog = '';
-  child.stderr?.on('data', (chunk: Buffer) => { serviceLog = (serviceLog + chunk.toString()).slice(-20_000); });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    serviceLog = (serviceLog + chunk.toString()).slice(-20_000);
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const problems: string[] = [];
 
   try {
     for (let i = 0; ; i += 1) {
-      if (await fetch(`${url}/readyz`).then((r) => r.ok, () => false)) break;
+      if (
+        await fetch(`${url}/readyz`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       if (child.exitCode !== null || i > 300) throw new Error(`the service did not start:\n${serviceLog}`);
       await sleep(100);
     }
@@ -193,7 +449,9 @@ async function main(): Promise<number> {
     for (const w of WORKLOADS.filter((x) => x.kind === 'correct')) await post(url, w.body);
     await sleep(3_000);
     const baseline = memoryOf(pid).rssMb;
-    console.log(`[soak] ${ROUNDS > 1 ? `${ROUNDS} rounds of ` : ''}${TOTAL} executions, concurrency ${CONCURRENCY}, runtime ${RUNTIME}, budget ${TIMEOUT_MS} ms, seed ${SEED}; service pid ${pid}, RSS baseline ${baseline.toFixed(1)} MB`);
+    console.log(
+      `[soak] ${ROUNDS > 1 ? `${ROUNDS} rounds of ` : ''}${TOTAL} executions, concurrency ${CONCURRENCY}, runtime ${RUNTIME}, budget ${TIMEOUT_MS} ms, seed ${SEED}; service pid ${pid}, RSS baseline ${baseline.toFixed(1)} MB`,
+    );
 
     const latencies: Record<Kind, number[]> = { correct: [], failing: [], hostile: [] };
     const statuses = new Map<number, number>();
@@ -208,39 +466,47 @@ async function main(): Promise<number> {
     let final = Infinity;
     const finals: number[] = [];
     const returnMs: number[] = [];
-    const sampler = setInterval(() => { try { maxRss = Math.max(maxRss, memoryOf(pid).rssMb); } catch { /* exited */ } }, 250);
+    const sampler = setInterval(() => {
+      try {
+        maxRss = Math.max(maxRss, memoryOf(pid).rssMb);
+      } catch {
+        /* exited */
+      }
+    }, 250);
     for (let round = 1; round <= ROUNDS; round += 1) {
       const work = plan(TOTAL);
       const started = Date.now();
       let next = 0;
-      await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-        for (let i = next++; i < work.length; i = next++) {
-          const w = work[i];
-          const stat = byWorkload.get(w.name) ?? { runs: 0, failed: 0 };
-          byWorkload.set(w.name, stat);
-          stat.runs += 1;
-          const t0 = Date.now();
-          let reply: Reply;
-          try {
-            reply = await post(url, w.body);
-          } catch (error) {
-            lost += 1;
-            stat.failed += 1;
-            problems.push(`#${i} ${w.name}: no answer (${(error as Error).message})`);
-            continue;
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          for (let i = next++; i < work.length; i = next++) {
+            const w = work[i];
+            const stat = byWorkload.get(w.name) ?? { runs: 0, failed: 0 };
+            byWorkload.set(w.name, stat);
+            stat.runs += 1;
+            const t0 = Date.now();
+            let reply: Reply;
+            try {
+              reply = await post(url, w.body);
+            } catch (error) {
+              lost += 1;
+              stat.failed += 1;
+              problems.push(`#${i} ${w.name}: no answer (${(error as Error).message})`);
+              continue;
+            }
+            const ms = Date.now() - t0;
+            answered += 1;
+            latencies[w.kind].push(ms);
+            statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
+            const problem = w.check(reply) ?? (ms > TIMEOUT_MS + 1_000 ? `answered after ${ms} ms` : null);
+            if (problem) {
+              stat.failed += 1;
+              problems.push(`#${i} ${w.name}: ${problem}`);
+            }
+            if ((i + 1) % 50 === 0) process.stderr.write(`[soak] round ${round}: ${i + 1}/${work.length}\n`);
           }
-          const ms = Date.now() - t0;
-          answered += 1;
-          latencies[w.kind].push(ms);
-          statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
-          const problem = w.check(reply) ?? (ms > TIMEOUT_MS + 1_000 ? `answered after ${ms} ms` : null);
-          if (problem) {
-            stat.failed += 1;
-            problems.push(`#${i} ${w.name}: ${problem}`);
-          }
-          if ((i + 1) % 50 === 0) process.stderr.write(`[soak] round ${round}: ${i + 1}/${work.length}\n`);
-        }
-      }));
+        }),
+      );
       wallMs += Date.now() - started;
 
       // settle: nothing queued or running, and the only labelled containers are the pool's
@@ -265,11 +531,17 @@ async function main(): Promise<number> {
       }
       finals.push(final);
       returnMs.push(Date.now() - idleSince);
-      if (ROUNDS > 1) console.log(`[soak] round ${round}: RSS after settling ${final.toFixed(1)} MB (${((Date.now() - idleSince) / 1000).toFixed(0)} s idle)`);
+      if (ROUNDS > 1)
+        console.log(
+          `[soak] round ${round}: RSS after settling ${final.toFixed(1)} MB (${((Date.now() - idleSince) / 1000).toFixed(0)} s idle)`,
+        );
     }
     clearInterval(sampler);
     const { hwmMb } = memoryOf(pid);
-    if (final > baseline + RSS_SLACK_MB(baseline)) problems.push(`RSS did not return near the baseline within ${RSS_WAIT_MS / 1000} s: ${final.toFixed(1)} MB vs ${baseline.toFixed(1)} MB`);
+    if (final > baseline + RSS_SLACK_MB(baseline))
+      problems.push(
+        `RSS did not return near the baseline within ${RSS_WAIT_MS / 1000} s: ${final.toFixed(1)} MB vs ${baseline.toFixed(1)} MB`,
+      );
     if (answered + lost !== TOTAL * ROUNDS || lost > 0) problems.push(`${lost} of ${TOTAL * ROUNDS} requests got no answer`);
 
     child.kill('SIGTERM');
@@ -282,12 +554,21 @@ async function main(): Promise<number> {
     else if (leftAtExit > 0) console.log(`[soak] note: ${leftAtExit} containers were still being removed when the service exited`);
 
     console.log('');
-    console.log(`answered ${answered}/${TOTAL * ROUNDS} in ${(wallMs / 1000).toFixed(1)} s; statuses ${[...statuses].sort().map(([s, n]) => `${s}×${n}`).join(', ')}`);
+    console.log(
+      `answered ${answered}/${TOTAL * ROUNDS} in ${(wallMs / 1000).toFixed(1)} s; statuses ${[...statuses]
+        .sort()
+        .map(([s, n]) => `${s}×${n}`)
+        .join(', ')}`,
+    );
     for (const kind of ['correct', 'failing', 'hostile'] as Kind[]) {
       const l = latencies[kind];
-      console.log(`${kind.padEnd(8)} ${String(l.length).padStart(4)} runs  p50 ${percentile(l, 50)} ms  p95 ${percentile(l, 95)} ms  max ${percentile(l, 100)} ms`);
+      console.log(
+        `${kind.padEnd(8)} ${String(l.length).padStart(4)} runs  p50 ${percentile(l, 50)} ms  p95 ${percentile(l, 95)} ms  max ${percentile(l, 100)} ms`,
+      );
     }
-    console.log(`RSS baseline ${baseline.toFixed(1)} MB, sampled max ${maxRss.toFixed(1)} MB, peak (VmHWM) ${hwmMb.toFixed(1)} MB, after settling ${finals.map((f) => f.toFixed(1)).join(' / ')} MB (limit ${(baseline + RSS_SLACK_MB(baseline)).toFixed(1)} MB; back within ${returnMs.map((ms) => (ms / 1000).toFixed(0)).join(' / ')} s of idling)`);
+    console.log(
+      `RSS baseline ${baseline.toFixed(1)} MB, sampled max ${maxRss.toFixed(1)} MB, peak (VmHWM) ${hwmMb.toFixed(1)} MB, after settling ${finals.map((f) => f.toFixed(1)).join(' / ')} MB (limit ${(baseline + RSS_SLACK_MB(baseline)).toFixed(1)} MB; back within ${returnMs.map((ms) => (ms / 1000).toFixed(0)).join(' / ')} s of idling)`,
+    );
     console.log(`containers: ${containers} after settling (pool ${pooled}), ${leftAtExit} at exit, ${leftLater} five seconds later`);
     console.log(`check failures: ${problems.length}`);
     for (const [name, stat] of [...byWorkload].sort()) if (stat.failed) console.log(`  ${name}: ${stat.failed}/${stat.runs} failed`);
@@ -299,7 +580,14 @@ async function main(): Promise<number> {
       await exited;
     }
     const rest = await docker.listContainers({ all: true, filters: { label: [`code-runner.sandbox=${instance}`] } });
-    await Promise.all(rest.map((c) => docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined)));
+    await Promise.all(
+      rest.map((c) =>
+        docker
+          .getContainer(c.Id)
+          .remove({ force: true })
+          .catch(() => undefined),
+      ),
+    );
   }
 }
 

@@ -4,7 +4,7 @@ import { platformConfigSchema } from './platform/config.js';
 import { envBool as bool, envInt as int, loadEnv } from './web/env.js';
 
 /** Every setting, from the environment, validated at start (the platform's own included). Documented in the README. */
-export const configSchema = z.object({
+const configSchema = z.object({
   ...platformConfigSchema.shape,
   PORT: int(8080, 0),
   HOST: z.string().default('0.0.0.0'),
@@ -13,7 +13,10 @@ export const configSchema = z.object({
   PYTHON_IMAGE: z.string().default('code-runner-python:latest'),
   NODE_IMAGE: z.string().default('code-runner-node:latest'),
   SANDBOX_RUNTIME: z.enum(['auto', 'runc', 'crun', 'runsc']).default('auto'),
-  SANDBOX_INSTANCE: z.string().regex(/^[\w.-]+$/).default('default'),
+  SANDBOX_INSTANCE: z
+    .string()
+    .regex(/^[\w.-]+$/)
+    .default('default'),
   SANDBOX_MEMORY_MB: int(256, 32),
   SANDBOX_CPUS: z.coerce.number().positive().default(1),
   SANDBOX_PIDS: int(64, 8),

@@ -15,8 +15,20 @@ export function runnerSettings(config: Config): RunnerSettings {
     images: { python: config.PYTHON_IMAGE, node: config.NODE_IMAGE },
     ociRuntime: config.SANDBOX_RUNTIME,
     instance: config.SANDBOX_INSTANCE,
-    limits: { memoryMb: config.SANDBOX_MEMORY_MB, cpus: config.SANDBOX_CPUS, pids: config.SANDBOX_PIDS, tmpfsMb: config.SANDBOX_TMPFS_MB, nofile: config.SANDBOX_NOFILE, fsizeMb: config.SANDBOX_FSIZE_MB },
-    request: { maxCodeBytes: config.MAX_CODE_BYTES, maxTestCases: config.MAX_TEST_CASES, maxDepth: config.MAX_JSON_DEPTH, maxCaseTimeoutMs: config.EXECUTION_TIMEOUT_MS },
+    limits: {
+      memoryMb: config.SANDBOX_MEMORY_MB,
+      cpus: config.SANDBOX_CPUS,
+      pids: config.SANDBOX_PIDS,
+      tmpfsMb: config.SANDBOX_TMPFS_MB,
+      nofile: config.SANDBOX_NOFILE,
+      fsizeMb: config.SANDBOX_FSIZE_MB,
+    },
+    request: {
+      maxCodeBytes: config.MAX_CODE_BYTES,
+      maxTestCases: config.MAX_TEST_CASES,
+      maxDepth: config.MAX_JSON_DEPTH,
+      maxCaseTimeoutMs: config.EXECUTION_TIMEOUT_MS,
+    },
     timeoutMs: config.EXECUTION_TIMEOUT_MS,
     stdoutCapBytes: config.STDOUT_CAP_BYTES,
     concurrency: config.CONCURRENCY,
@@ -29,11 +41,22 @@ export function runnerSettings(config: Config): RunnerSettings {
       maxAgeMs: config.POOL_MAX_AGE_MS,
       idleShrinkMs: config.POOL_IDLE_SHRINK_MS,
     },
-    maxContainers: Math.max(1, Math.min(config.SANDBOX_MAX_CONTAINERS, Math.floor(config.SANDBOX_MEMORY_BUDGET_MB / config.SANDBOX_MEMORY_MB))),
+    maxContainers: Math.max(
+      1,
+      Math.min(config.SANDBOX_MAX_CONTAINERS, Math.floor(config.SANDBOX_MEMORY_BUDGET_MB / config.SANDBOX_MEMORY_MB)),
+    ),
   };
 }
 
-export interface Service { app: FastifyInstance; platform: Platform; runner: Runner; config: Config; logger: Logger; url: string; close(): Promise<void> }
+export interface Service {
+  app: FastifyInstance;
+  platform: Platform;
+  runner: Runner;
+  config: Config;
+  logger: Logger;
+  url: string;
+  close(): Promise<void>;
+}
 
 /** Builds the app on a runner: the platform first (its gate checks each /api route as it is added), then every feature's routes. */
 async function buildApp(config: Config, logger: Logger, runner: Runner): Promise<{ app: FastifyInstance; platform: Platform }> {
@@ -51,7 +74,9 @@ export async function startService(env: NodeJS.ProcessEnv = process.env): Promis
   const config = loadConfig(env);
   const logger = pino({ level: config.LOG_LEVEL });
   const docker = connectDocker(config.DOCKER_SOCKET);
-  const runner = await Runner.create(docker, runnerSettings(config), (error) => logger.warn({ err: error }, 'sandbox pool could not start a container'));
+  const runner = await Runner.create(docker, runnerSettings(config), (error) =>
+    logger.warn({ err: error }, 'sandbox pool could not start a container'),
+  );
   let built: Awaited<ReturnType<typeof buildApp>>;
   try {
     built = await buildApp(config, logger, runner);

@@ -6,10 +6,35 @@ import { containerOptions, type SandboxLimits } from '../../src/core/sandbox/con
 /** The `docker run --rm` flags equivalent to the service's container settings. */
 function runFlags(runtime: string, limits: SandboxLimits): string[] {
   return [
-    '--rm', '-i', '--network', 'none', '--read-only', '--tmpfs', `/tmp:rw,nosuid,nodev,noexec,size=${limits.tmpfsMb}m`,
-    '--user', '10001:10001', '--cap-drop', 'ALL', '--security-opt', 'no-new-privileges', '--pids-limit', String(limits.pids),
-    '--memory', `${limits.memoryMb}m`, '--memory-swap', `${limits.memoryMb}m`, '--cpus', String(limits.cpus),
-    '--ulimit', `nofile=${limits.nofile}`, '--runtime', runtime, '--label', 'code-runner.sandbox=bench-naive', '--log-driver', 'none',
+    '--rm',
+    '-i',
+    '--network',
+    'none',
+    '--read-only',
+    '--tmpfs',
+    `/tmp:rw,nosuid,nodev,noexec,size=${limits.tmpfsMb}m`,
+    '--user',
+    '10001:10001',
+    '--cap-drop',
+    'ALL',
+    '--security-opt',
+    'no-new-privileges',
+    '--pids-limit',
+    String(limits.pids),
+    '--memory',
+    `${limits.memoryMb}m`,
+    '--memory-swap',
+    `${limits.memoryMb}m`,
+    '--cpus',
+    String(limits.cpus),
+    '--ulimit',
+    `nofile=${limits.nofile}`,
+    '--runtime',
+    runtime,
+    '--label',
+    'code-runner.sandbox=bench-naive',
+    '--log-driver',
+    'none',
   ];
 }
 
@@ -22,7 +47,15 @@ export function naiveRequest(image: string, runtime: string, limits: SandboxLimi
 export function churnRequest(docker: Docker, image: string, runtime: string, limits: SandboxLimits): () => Promise<void> {
   return async () => {
     const options = containerOptions(image, runtime, 'bench-churn', limits, []);
-    const container = await docker.createContainer({ ...options, Entrypoint: ['/bin/true'], Cmd: [], OpenStdin: false, AttachStdin: false, AttachStdout: false, AttachStderr: false });
+    const container = await docker.createContainer({
+      ...options,
+      Entrypoint: ['/bin/true'],
+      Cmd: [],
+      OpenStdin: false,
+      AttachStdin: false,
+      AttachStdout: false,
+      AttachStderr: false,
+    });
     try {
       await container.start();
       await container.wait({ condition: 'not-running' });

@@ -9,7 +9,9 @@ export function runJobThrough(command: string, args: string[], job: HarnessJob, 
     const nonce = randomBytes(16).toString('hex');
     const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'] });
     let out = '';
-    child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString(); });
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
     child.on('error', reject);
     child.on('close', () => {
       const results = countResults(out, nonce);

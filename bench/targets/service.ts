@@ -5,22 +5,45 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SERVICE_ARGS } from '../../test/support/build-service.js';
 
-export interface RunningService { url: string; child: ChildProcess; peakRssMb(): number; stop(): Promise<void> }
+export interface RunningService {
+  url: string;
+  child: ChildProcess;
+  peakRssMb(): number;
+  stop(): Promise<void>;
+}
 
 /** A throwaway data folder, and no anonymous rate limit in the way of a load generator on loopback. */
 export function benchServiceEnv(): Record<string, string> {
-  return { DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'code-runner-bench-')), RATE_LIMIT_ANONYMOUS: '100000000', ADMIN_ENDPOINT: 'false' };
+  return {
+    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'code-runner-bench-')),
+    RATE_LIMIT_ANONYMOUS: '100000000',
+    ADMIN_ENDPOINT: 'false',
+  };
 }
 
-/** Starts the built service (see buildService in test/support/build-service.ts) as its own process, so its RSS is its own, and waits until it is ready and warm. */
+/**
+ * Starts the built service (see buildService in test/support/build-service.ts) as its own process,
+ * so its RSS is its own, and waits until it is ready and warm.
+ */
 export async function startServiceProcess(port: number, env: Record<string, string>): Promise<RunningService> {
   const child = spawn(process.execPath, SERVICE_ARGS, {
-    env: { ...process.env, ...benchServiceEnv(), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SANDBOX_INSTANCE: `bench-${port}`, ...env },
+    env: {
+      ...process.env,
+      ...benchServiceEnv(),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      SANDBOX_INSTANCE: `bench-${port}`,
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 200; i += 1) {
-    const ok = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (child.exitCode !== null) throw new Error('the service exited during start-up');
     await sleep(100);
@@ -43,7 +66,11 @@ export async function startServiceProcess(port: number, env: Record<string, stri
 export function serviceRequest(url: string, body: unknown, cases: number): () => Promise<void> {
   const payload = JSON.stringify(body);
   return async () => {
-    const response = await fetch(`${url}/api/v1/code/execute`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload });
+    const response = await fetch(`${url}/api/v1/code/execute`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: payload,
+    });
     const json = (await response.json()) as { results?: Array<{ passed: boolean }> };
     if (response.status !== 200 || json.results?.length !== cases || !json.results.every((r) => r.passed)) {
       throw new Error(`service answered ${response.status}`);

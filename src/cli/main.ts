@@ -31,11 +31,16 @@ async function main(argv: string[]): Promise<number> {
   }
   const missing = [
     ...command.positionals.slice(positionals.length),
-    ...Object.entries(command.options).filter(([option, spec]) => spec.required && values[option] === undefined).map(([option]) => `--${option}`),
+    ...Object.entries(command.options)
+      .filter(([option, spec]) => spec.required && values[option] === undefined)
+      .map(([option]) => `--${option}`),
   ];
   if (missing.length > 0) throw new UsageError(`missing ${missing.join(', ')}\n\n${commandHelp(name, command)}`);
-  if (positionals.length > command.positionals.length) throw new UsageError(`unexpected argument ${positionals[command.positionals.length]}\n\n${commandHelp(name, command)}`);
-  const stringValues = Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  if (positionals.length > command.positionals.length)
+    throw new UsageError(`unexpected argument ${positionals[command.positionals.length]}\n\n${commandHelp(name, command)}`);
+  const stringValues = Object.fromEntries(
+    Object.entries(values).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
   const output = await execute(loadPlatformConfig(), command.build(positionals, stringValues));
   process.stdout.write(`${output}\n`);
   return 0;

@@ -52,10 +52,19 @@ export function executeRoute(app: FastifyInstance, { runner, metrics, timeoutMs 
         const timedOut = execution.status === 'timed-out';
         const passed = execution.results.filter((r) => r.passed).length;
         request.log.info(
-          { executionId, language: execution.language, cases: execution.results.length, outcome: timedOut ? 'timeout' : `${passed}/${execution.results.length} passed`, ...execution.timings, totalMs: Date.now() - started },
+          {
+            executionId,
+            language: execution.language,
+            cases: execution.results.length,
+            outcome: timedOut ? 'timeout' : `${passed}/${execution.results.length} passed`,
+            ...execution.timings,
+            totalMs: Date.now() - started,
+          },
           'execution finished',
         );
-        const payload = timedOut ? { error: `execution timed out after ${timeoutMs} ms`, results: execution.results } : { results: execution.results };
+        const payload = timedOut
+          ? { error: `execution timed out after ${timeoutMs} ms`, results: execution.results }
+          : { results: execution.results };
         return reply
           .code(timedOut ? 408 : 200)
           .header('x-execution-id', executionId)

@@ -8,9 +8,7 @@ import { nameMatches } from './resolve/names.js';
  * positionally, `kwargs` by keyword (Python only), and the positions in `undef` become
  * `undefined` in JavaScript so that a default parameter applies.
  */
-export type BoundCall =
-  | { ok: true; args: unknown[]; kwargs: Record<string, unknown>; undef: number[] }
-  | { ok: false; error: string };
+export type BoundCall = { ok: true; args: unknown[]; kwargs: Record<string, unknown>; undef: number[] } | { ok: false; error: string };
 
 interface Binding {
   /** Parameter index → the request key bound to it. */
@@ -27,7 +25,12 @@ interface Binding {
  * the values go positionally in key order. Missing required parameters are not an error here:
  * the language reports them when the call is made.
  */
-export function bindArgs(args: Record<string, unknown>, params: ParamInfo[] | undefined, language: Language, functionName = 'function'): BoundCall {
+export function bindArgs(
+  args: Record<string, unknown>,
+  params: ParamInfo[] | undefined,
+  language: Language,
+  functionName = 'function',
+): BoundCall {
   const keys = Object.keys(args);
   if (params === undefined) return { ok: true, args: keys.map((key) => args[key]), kwargs: {}, undef: [] };
 
@@ -58,10 +61,12 @@ function bindByName(
   const byParam = new Map<number, string>();
   const usedKeys = new Set<string>();
   const pairs: Array<{ rank: number; key: number; param: number }> = [];
-  keys.forEach((key, k) => params.forEach((param, p) => {
-    const rank = nameMatches(param.name, key);
-    if (rank !== false) pairs.push({ rank, key: k, param: p });
-  }));
+  keys.forEach((key, k) =>
+    params.forEach((param, p) => {
+      const rank = nameMatches(param.name, key);
+      if (rank !== false) pairs.push({ rank, key: k, param: p });
+    }),
+  );
   pairs.sort((x, y) => x.rank - y.rank || x.key - y.key || x.param - y.param);
 
   const restValues: unknown[] = [];
@@ -122,7 +127,10 @@ function layoutPython(args: Record<string, unknown>, params: ParamInfo[], bindin
     if (byPosition(param)) {
       if (key !== undefined) positional.push(args[key]);
       else if (p < mustFill) {
-        return { ok: false, error: `cannot bind ${signature()}: '${param.name}' can only be passed by position, so it must be given when a later position is` };
+        return {
+          ok: false,
+          error: `cannot bind ${signature()}: '${param.name}' can only be passed by position, so it must be given when a later position is`,
+        };
       }
     } else if (key !== undefined) {
       kwargs[param.name] = args[key];
@@ -162,7 +170,8 @@ export function describeSignature(name: string, params: ParamInfo[], language: L
   const parts: string[] = [];
   params.forEach((param, p) => {
     const previous = params[p - 1];
-    if (language === 'python' && param.kind === 'keyword-only' && previous?.kind !== 'keyword-only' && previous?.kind !== 'rest') parts.push('*');
+    if (language === 'python' && param.kind === 'keyword-only' && previous?.kind !== 'keyword-only' && previous?.kind !== 'rest')
+      parts.push('*');
     if (param.kind === 'rest') parts.push(language === 'python' ? `*${param.name}` : `...${param.name}`);
     else if (param.kind === 'kwargs') parts.push(`**${param.name}`);
     else parts.push(param.hasDefault ? `${param.name}=…` : param.name);

@@ -8,7 +8,9 @@ export type Interpreter = 'python' | 'node';
 /** Other names a request may give for each language (case-insensitive). */
 export const LANGUAGE_ALIASES: Readonly<Record<Language, readonly string[]>> = { python: ['py'], javascript: ['js'], typescript: ['ts'] };
 
-const BY_NAME = new Map<string, Language>(LANGUAGES.flatMap((language) => [language, ...LANGUAGE_ALIASES[language]].map((name) => [name, language] as const)));
+const BY_NAME = new Map<string, Language>(
+  LANGUAGES.flatMap((language) => [language, ...LANGUAGE_ALIASES[language]].map((name) => [name, language] as const)),
+);
 
 export function parseLanguage(value: string): Language | undefined {
   return BY_NAME.get(value.trim().toLowerCase());

@@ -11,7 +11,7 @@ export interface RequestLimits {
 }
 
 /** Depth of a JSON value; numbers parsed losslessly count as leaves. */
-export function jsonDepth(value: unknown, limit: number, depth = 0): number {
+function jsonDepth(value: unknown, limit: number, depth = 0): number {
   if (depth > limit) return depth;
   if (Array.isArray(value)) return value.reduce<number>((max, v) => Math.max(max, jsonDepth(v, limit, depth + 1)), depth + 1);
   if (isJsonObject(value)) return Object.values(value).reduce<number>((max, v) => Math.max(max, jsonDepth(v, limit, depth + 1)), depth + 1);
@@ -37,28 +37,41 @@ export function executeRequestSchema(limits: RequestLimits) {
       ctx.addIssue({ code: 'custom', message: `${label} is nested deeper than ${limits.maxDepth} levels` });
     }
   };
-  const testCase = z.object({
-    args: jsonObject.superRefine(depthCheck('args')).meta({ description: 'Arguments keyed by parameter name, in parameter order' }),
-    expected: z.unknown().superRefine(depthCheck('expected')).meta({ description: 'Expected return value (any JSON value, null allowed)' }),
-  }).superRefine((value, ctx) => {
-    if (!('expected' in value)) ctx.addIssue({ code: 'custom', path: ['expected'], message: 'expected is required (it may be null)' });
-  });
+  const testCase = z
+    .object({
+      args: jsonObject.superRefine(depthCheck('args')).meta({ description: 'Arguments keyed by parameter name, in parameter order' }),
+      expected: z
+        .unknown()
+        .superRefine(depthCheck('expected'))
+        .meta({ description: 'Expected return value (any JSON value, null allowed)' }),
+    })
+    .superRefine((value, ctx) => {
+      if (!('expected' in value)) ctx.addIssue({ code: 'custom', path: ['expected'], message: 'expected is required (it may be null)' });
+    });
 
   return z.object({
-    code: z.string().min(1, 'code must not be empty').refine(
-      (code) => Buffer.byteLength(code, 'utf8') <= limits.maxCodeBytes,
-      { message: `code must be at most ${limits.maxCodeBytes} bytes (UTF-8)` },
-    ).meta({ description: 'Full source to run' }),
+    code: z
+      .string()
+      .min(1, 'code must not be empty')
+      .refine((code) => Buffer.byteLength(code, 'utf8') <= limits.maxCodeBytes, {
+        message: `code must be at most ${limits.maxCodeBytes} bytes (UTF-8)`,
+      })
+      .meta({ description: 'Full source to run' }),
     language: z.string().meta({ description: 'python, javascript or typescript (aliases py, js, ts; case-insensitive); others give 422' }),
     functionName: identifier.optional().meta({ description: 'Canonical snake_case name, used if extraction from the source fails' }),
-    testCases: z.array(testCase)
+    testCases: z
+      .array(testCase)
       .min(1, 'at least one test case is required')
       .max(limits.maxTestCases, `at most ${limits.maxTestCases} test cases are allowed`),
-    functionNames: z.object({ python: identifier.optional(), javascript: identifier.optional(), typescript: identifier.optional() })
-      .optional().meta({ description: 'Per-language function names; typescript falls back to javascript' }),
+    functionNames: z
+      .object({ python: identifier.optional(), javascript: identifier.optional(), typescript: identifier.optional() })
+      .optional()
+      .meta({ description: 'Per-language function names; typescript falls back to javascript' }),
     pythonFunctionName: identifier.optional().meta({ description: 'Legacy fallback for python' }),
     jsFunctionName: identifier.optional().meta({ description: 'Legacy fallback for javascript and typescript' }),
-    caseTimeoutMs: z.preprocess(plainNumber, z.number().int().min(1).max(limits.maxCaseTimeoutMs)).optional()
+    caseTimeoutMs: z
+      .preprocess(plainNumber, z.number().int().min(1).max(limits.maxCaseTimeoutMs))
+      .optional()
       .meta({ description: 'Optional per-case wall-clock limit; a case over it reports error "timed out" and the others still run' }),
   });
 }

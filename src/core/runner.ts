@@ -23,11 +23,18 @@ export interface RunnerSettings {
   stdoutCapBytes: number;
   concurrency: number;
   queueLimit: number;
-  pool: { enabled: boolean; minIdle: Record<Interpreter, number>; maxPerInterpreter: number; refillConcurrency: number; maxAgeMs: number; idleShrinkMs: number };
+  pool: {
+    enabled: boolean;
+    minIdle: Record<Interpreter, number>;
+    maxPerInterpreter: number;
+    refillConcurrency: number;
+    maxAgeMs: number;
+    idleShrinkMs: number;
+  };
   maxContainers: number;
 }
 
-export type ExecutionStatus = 'completed' | 'timed-out';
+type ExecutionStatus = 'completed' | 'timed-out';
 export interface Execution {
   status: ExecutionStatus;
   language: Language;
@@ -35,8 +42,18 @@ export interface Execution {
   timings: { queueMs: number; acquireMs: number; runMs: number };
 }
 
-export interface RunnerStats { queued: number; running: number; pools: Record<Interpreter, PoolStats>; ociRuntime: string }
-export interface LanguageInfo { language: Language; aliases: string[]; runtime: string; version: string | null }
+export interface RunnerStats {
+  queued: number;
+  running: number;
+  pools: Record<Interpreter, PoolStats>;
+  ociRuntime: string;
+}
+export interface LanguageInfo {
+  language: Language;
+  aliases: string[];
+  runtime: string;
+  version: string | null;
+}
 
 /**
  * The runner core's one interface: validate a request, run it in single-use containers, and
@@ -50,23 +67,29 @@ export class Runner {
   readonly requestSchema: ReturnType<typeof executeRequestSchema>;
   private closing = false;
 
-  private constructor(private readonly docker: Docker, private readonly settings: RunnerSettings, readonly ociRuntime: string, onPoolError: (error: Error) => void) {
+  private constructor(
+    private readonly docker: Docker,
+    private readonly settings: RunnerSettings,
+    readonly ociRuntime: string,
+    onPoolError: (error: Error) => void,
+  ) {
     this.queue = new PQueue({ concurrency: settings.concurrency });
     this.requestSchema = executeRequestSchema(settings.request);
     const budget = new ContainerBudget(settings.maxContainers);
-    const makePool = (interpreter: Interpreter) => new SandboxPool(
-      () => this.startSandbox(interpreter),
-      {
-        minIdle: settings.pool.enabled ? settings.pool.minIdle[interpreter] : 0,
-        maxSize: settings.pool.enabled ? settings.pool.maxPerInterpreter : 0,
-        refillConcurrency: settings.pool.enabled ? settings.pool.refillConcurrency : settings.maxContainers,
-        maxAgeMs: settings.pool.maxAgeMs,
-        idleShrinkMs: settings.pool.idleShrinkMs,
-        readyTimeoutMs: Math.min(settings.timeoutMs, 10_000),
-      },
-      budget,
-      onPoolError,
-    );
+    const makePool = (interpreter: Interpreter) =>
+      new SandboxPool(
+        () => this.startSandbox(interpreter),
+        {
+          minIdle: settings.pool.enabled ? settings.pool.minIdle[interpreter] : 0,
+          maxSize: settings.pool.enabled ? settings.pool.maxPerInterpreter : 0,
+          refillConcurrency: settings.pool.enabled ? settings.pool.refillConcurrency : settings.maxContainers,
+          maxAgeMs: settings.pool.maxAgeMs,
+          idleShrinkMs: settings.pool.idleShrinkMs,
+          readyTimeoutMs: Math.min(settings.timeoutMs, 10_000),
+        },
+        budget,
+        onPoolError,
+      );
     this.pools = { python: makePool('python'), node: makePool('node') };
   }
 
@@ -87,34 +110,58 @@ export class Runner {
   async run(request: ExecuteRequest): Promise<Execution> {
     if (this.closing) throw new ShuttingDownError('the runner is shutting down');
     const language = parseLanguage(request.language);
-    if (!language) throw new UnsupportedLanguageError(`language "${request.language}" is not supported; use one of ${LANGUAGES.join(', ')}`);
+    if (!language)
+      throw new UnsupportedLanguageError(`language "${request.language}" is not supported; use one of ${LANGUAGES.join(', ')}`);
 
     const prepared = prepareExecution(request, language, this.settings.stdoutCapBytes);
     if (prepared.kind === 'fail-all') {
-      return { status: 'completed', language, results: collectResults(request.testCases, new Map(), () => prepared.error), timings: { queueMs: 0, acquireMs: 0, runMs: 0 } };
+      return {
+        status: 'completed',
+        language,
+        results: collectResults(request.testCases, new Map(), () => prepared.error),
+        timings: { queueMs: 0, acquireMs: 0, runMs: 0 },
+      };
     }
     if (this.queue.size >= this.settings.queueLimit) throw new BusyError('the execution queue is full; retry shortly', 1);
 
     const enqueuedAt = Date.now();
     const pool = this.pools[prepared.interpreter];
-    return (await this.queue.add(async (): Promise<Execution> => {
-      const startedAt = Date.now();
-      // The 15 s budget starts when the job leaves the queue; queue wait is bounded by the queue length instead.
-      const job = prepared.job.cases.length === 0
-        ? { outcomes: new Map(), reasons: new Map(), leadingStdout: '', timedOut: false, acquireMs: 0, runMs: 0 }
-        : await executeJob(pool, prepared.job, { deadline: startedAt + this.settings.timeoutMs, caseTimeoutMs: request.caseTimeoutMs, memoryMb: this.settings.limits.memoryMb });
-      const results = collectResults(
-        request.testCases,
-        job.outcomes,
-        (i) => prepared.caseErrors.get(i) ?? job.reasons.get(i) ?? 'no result',
-        job.leadingStdout,
-      );
-      return { status: job.timedOut ? 'timed-out' : 'completed', language, results, timings: { queueMs: startedAt - enqueuedAt, acquireMs: job.acquireMs, runMs: job.runMs } };
-    }, { throwOnTimeout: true })) as Execution;
+    return (await this.queue.add(
+      async (): Promise<Execution> => {
+        const startedAt = Date.now();
+        // The 15 s budget starts when the job leaves the queue; queue wait is bounded by the queue length instead.
+        const job =
+          prepared.job.cases.length === 0
+            ? { outcomes: new Map(), reasons: new Map(), leadingStdout: '', timedOut: false, acquireMs: 0, runMs: 0 }
+            : await executeJob(pool, prepared.job, {
+                deadline: startedAt + this.settings.timeoutMs,
+                caseTimeoutMs: request.caseTimeoutMs,
+                memoryMb: this.settings.limits.memoryMb,
+              });
+        const results = collectResults(
+          request.testCases,
+          job.outcomes,
+          (i) => prepared.caseErrors.get(i) ?? job.reasons.get(i) ?? 'no result',
+          job.leadingStdout,
+        );
+        return {
+          status: job.timedOut ? 'timed-out' : 'completed',
+          language,
+          results,
+          timings: { queueMs: startedAt - enqueuedAt, acquireMs: job.acquireMs, runMs: job.runMs },
+        };
+      },
+      { throwOnTimeout: true },
+    )) as Execution;
   }
 
   stats(): RunnerStats {
-    return { queued: this.queue.size, running: this.queue.pending, pools: { python: this.pools.python.stats, node: this.pools.node.stats }, ociRuntime: this.ociRuntime };
+    return {
+      queued: this.queue.size,
+      running: this.queue.pending,
+      pools: { python: this.pools.python.stats, node: this.pools.node.stats },
+      ociRuntime: this.ociRuntime,
+    };
   }
 
   /** Docker reachable and both runner images present. */
@@ -135,10 +182,12 @@ export class Runner {
   }
 
   async languages(): Promise<LanguageInfo[]> {
-    return Promise.all(LANGUAGES.map(async (language) => {
-      const interpreter = interpreterOf(language);
-      return { language, aliases: [...LANGUAGE_ALIASES[language]], runtime: interpreter, version: await this.version(interpreter) };
-    }));
+    return Promise.all(
+      LANGUAGES.map(async (language) => {
+        const interpreter = interpreterOf(language);
+        return { language, aliases: [...LANGUAGE_ALIASES[language]], runtime: interpreter, version: await this.version(interpreter) };
+      }),
+    );
   }
 
   /** Stops taking work, lets queued and running executions finish, then removes every container. */
@@ -167,8 +216,16 @@ export class Runner {
     const { limits } = this.settings;
     // Node's heap limit sits below the container's, so a runaway allocation is reported instead of OOM-killed.
     const env = interpreter === 'node' ? [`NODE_OPTIONS=--max-old-space-size=${Math.max(16, Math.floor(limits.memoryMb * 0.75))}`] : [];
-    const sandbox = await Sandbox.start(this.docker, containerOptions(this.settings.images[interpreter], this.ociRuntime, this.settings.instance, limits, env));
-    void sandbox.ready.then((version) => { this.versions[interpreter] ??= version; }, () => undefined);
+    const sandbox = await Sandbox.start(
+      this.docker,
+      containerOptions(this.settings.images[interpreter], this.ociRuntime, this.settings.instance, limits, env),
+    );
+    void sandbox.ready.then(
+      (version) => {
+        this.versions[interpreter] ??= version;
+      },
+      () => undefined,
+    );
     return sandbox;
   }
 }

@@ -92,7 +92,11 @@ function sourceLineMap(sourceMapText: string, outputLines: number): (line: numbe
   return (line) => resolved[line - 1] ?? line;
 }
 
-interface Edit { from: number; to: number; text: string }
+interface Edit {
+  from: number;
+  to: number;
+  text: string;
+}
 
 /** End of the `count`-th token from `start` (comments and white space skipped). */
 function keywordsEnd(code: string, start: number, count: number): number {

@@ -5,14 +5,21 @@ import { isJsonObject } from '../web/json.js';
 /** Numeric ids arrive as lossless numbers, so they are echoed with exactly the digits the client sent. */
 export type JsonRpcId = string | number | LosslessNumber;
 
-export interface JsonRpcError { code: number; message: string; data?: unknown }
+interface JsonRpcError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
 export type JsonRpcResponse =
-  | { jsonrpc: '2.0'; id: JsonRpcId; result: unknown }
-  | { jsonrpc: '2.0'; id: JsonRpcId | null; error: JsonRpcError };
+  { jsonrpc: '2.0'; id: JsonRpcId; result: unknown } | { jsonrpc: '2.0'; id: JsonRpcId | null; error: JsonRpcError };
 
 /** A failure the client should see as a JSON-RPC error object; anything else propagates to HTTP. */
 export class RpcError extends Error {
-  constructor(readonly code: number, message: string, readonly data?: unknown) {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
     super(message);
   }
 }

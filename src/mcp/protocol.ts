@@ -7,9 +7,10 @@ import type { Tool } from './tools/tool.js';
 /** Newest first. The methods used here (tools, ping) behave the same in all of them. */
 export const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
 
-export const SERVER_INFO = { name: 'code-runner', title: 'Code runner', version: '1.0.0' };
+const SERVER_INFO = { name: 'code-runner', title: 'Code runner', version: '1.0.0' };
 
-const INSTRUCTIONS = 'Use generate_problem to get a coding problem (deterministic per seed) and execute_code to run a solution against test cases; a problem\'s testCases and functionNames can be passed to execute_code unchanged.';
+const INSTRUCTIONS =
+  "Use generate_problem to get a coding problem (deterministic per seed) and execute_code to run a solution against test cases; a problem's testCases and functionNames can be passed to execute_code unchanged.";
 
 /** Metering around one tool call, bound to the HTTP request by the route. */
 export interface CallGuard {
@@ -34,11 +35,24 @@ export class McpServer {
 
   async handle(method: string, rawParams: unknown, guard: CallGuard): Promise<unknown> {
     switch (method) {
-      case 'initialize': return this.initialize(paramsObject(rawParams));
-      case 'ping': return {};
-      case 'tools/list': return { tools: [...this.tools.values()].map(({ name, title, description, inputSchema, outputSchema }) => ({ name, title, description, inputSchema, outputSchema })) };
-      case 'tools/call': return this.callTool(paramsObject(rawParams), guard);
-      default: throw new RpcError(RpcCode.MethodNotFound, `method not found: ${method}`);
+      case 'initialize':
+        return this.initialize(paramsObject(rawParams));
+      case 'ping':
+        return {};
+      case 'tools/list':
+        return {
+          tools: [...this.tools.values()].map(({ name, title, description, inputSchema, outputSchema }) => ({
+            name,
+            title,
+            description,
+            inputSchema,
+            outputSchema,
+          })),
+        };
+      case 'tools/call':
+        return this.callTool(paramsObject(rawParams), guard);
+      default:
+        throw new RpcError(RpcCode.MethodNotFound, `method not found: ${method}`);
     }
   }
 

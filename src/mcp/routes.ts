@@ -23,7 +23,12 @@ export interface McpRoutesOptions {
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 // For the OpenAPI document only: the handler checks each message itself, so a bad one gets a JSON-RPC error, not a 400.
-const rpcMessage = z.object({ jsonrpc: z.literal('2.0'), id: z.union([z.string(), z.number()]).optional(), method: z.string(), params: z.record(z.string(), z.unknown()).optional() });
+const rpcMessage = z.object({
+  jsonrpc: z.literal('2.0'),
+  id: z.union([z.string(), z.number()]).optional(),
+  method: z.string(),
+  params: z.record(z.string(), z.unknown()).optional(),
+});
 const rpcBody = z.union([rpcMessage, z.array(rpcMessage)]);
 
 /** Streamable HTTP clients must accept JSON; a client that only takes SSE cannot use this server. */
@@ -45,7 +50,10 @@ function send(reply: FastifyReply, answer: JsonRpcResponse | JsonRpcResponse[] |
 
 /** POST /api/mcp: JSON-RPC 2.0 over the MCP Streamable HTTP transport, answered with plain JSON. */
 export function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions): void {
-  const server = new McpServer([executeCodeTool(options.runner, options.timeoutMs), generateProblemTool(new ProblemGenerator(options.runner))]);
+  const server = new McpServer([
+    executeCodeTool(options.runner, options.timeoutMs),
+    generateProblemTool(new ProblemGenerator(options.runner)),
+  ]);
 
   defineRoute(
     app,
@@ -60,7 +68,11 @@ export function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions): void
       // Parsed here, not by the kit: a parse error is a JSON-RPC answer (-32700, HTTP 200), not a 400.
       bodyFormat: 'text',
       body: rpcBody,
-      responses: { 400: 'Unsupported MCP-Protocol-Version', 402: 'The monthly allowance of the called tool is used up', 406: 'Accept does not include application/json' },
+      responses: {
+        400: 'Unsupported MCP-Protocol-Version',
+        402: 'The monthly allowance of the called tool is used up',
+        406: 'Accept does not include application/json',
+      },
     },
     async ({ request, reply }) => {
       checkHeaders(request);
@@ -92,12 +104,22 @@ export function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions): void
 
   // No server-to-client stream and no sessions to end, so only POST is offered.
   for (const method of ['GET', 'DELETE'] as const) {
-    defineRoute(app, { method, url: '/api/mcp', tags: ['mcp'], access: { auth: 'none' }, summary: 'Not offered (405): no event stream and no sessions', undocumented: true }, async ({ reply }) =>
-      reply
-        .code(405)
-        .header('allow', 'POST')
-        .type(JSON_TYPE)
-        .send({ error: 'method not allowed: this endpoint takes JSON-RPC over POST and offers no event stream or sessions' }),
+    defineRoute(
+      app,
+      {
+        method,
+        url: '/api/mcp',
+        tags: ['mcp'],
+        access: { auth: 'none' },
+        summary: 'Not offered (405): no event stream and no sessions',
+        undocumented: true,
+      },
+      async ({ reply }) =>
+        reply
+          .code(405)
+          .header('allow', 'POST')
+          .type(JSON_TYPE)
+          .send({ error: 'method not allowed: this endpoint takes JSON-RPC over POST and offers no event stream or sessions' }),
     );
   }
 }

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { UnauthenticatedError } from '../web/errors.js';
-import type { RouteAccess } from '../web/route.js';
+import type { RouteAccess } from '../web/access.js';
 import type { Meter, Plan } from './plans.js';
 import type { Scope } from './scopes.js';
 
@@ -14,7 +14,7 @@ import type { Scope } from './scopes.js';
  * `paidPlan`: key callers on the free plan get 402. `meter`: refused with 402 past the allowance or
  * out of credits; the route reports success with `platform.meter`.
  */
-declare module '../web/route.js' {
+declare module '../web/access.js' {
   interface RouteAccess {
     auth: 'key' | 'key-or-cookie' | 'cookie' | 'optional-key' | 'none';
     scope?: Scope;

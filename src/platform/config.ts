@@ -3,13 +3,22 @@ import { envBool as bool, envInt as int, loadEnv } from '../web/env.js';
 import { PLANS, type Plan } from './plans.js';
 
 const perPlan = (prefix: string, defaults: Record<Plan, number>) =>
-  Object.fromEntries(PLANS.map((plan) => [`${prefix}_${plan.toUpperCase()}`, int(defaults[plan])])) as Record<`${string}_${Uppercase<Plan>}`, ReturnType<typeof int>>;
+  Object.fromEntries(PLANS.map((plan) => [`${prefix}_${plan.toUpperCase()}`, int(defaults[plan])])) as Record<
+    `${string}_${Uppercase<Plan>}`,
+    ReturnType<typeof int>
+  >;
 
 /** The platform's environment variables; src/config.ts merges this shape into the service's. */
 export const platformConfigSchema = z.object({
   DATA_DIR: z.string().default('./data'),
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// URL')
+    .optional(),
   // Absent: a random secret is generated once and kept in DATA_DIR, so sessions survive restarts.
   SESSION_SECRET: z.string().min(32).optional(),
   SESSION_TTL_HOURS: int(24 * 7, 1),

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-export const KEY_PREFIX = 'svc_live_';
+const KEY_PREFIX = 'svc_live_';
 const KEY_BODY_LENGTH = 40;
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 export const KEY_PATTERN = /^svc_live_[0-9A-Za-z]{32,128}$/;

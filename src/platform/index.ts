@@ -17,13 +17,15 @@ import { DOCS_PREFIX, openApiRoutes } from './routes/openapi.js';
 import { usageRoutes } from './routes/usage.js';
 import { sessionSecret } from './secret.js';
 
-export { principalOf, type Access, type Principal } from './access.js';
+export { principalOf } from './access.js';
 export { accessDocumentation } from './access-docs.js';
-export { loadPlatformConfig, platformConfigSchema, type PlatformConfig } from './config.js';
-export type { Meter, MonthlyCounter, Plan } from './plans.js';
-export { SCOPES, SCOPE_ALIASES, resolveScopes, type Scope } from './scopes.js';
+export { loadPlatformConfig } from './config.js';
+export type { MonthlyCounter, Plan } from './plans.js';
+export { SCOPES, resolveScopes } from './scopes.js';
 
-export interface PlatformOptions { config: PlatformConfig }
+export interface PlatformOptions {
+  config: PlatformConfig;
+}
 
 export interface Platform {
   /** Call after a metered operation succeeded: spends a credit or counts an MCP call. No-op for anonymous callers. */
@@ -65,7 +67,8 @@ export async function registerPlatform(app: FastifyInstance, options: PlatformOp
     apiKeyRoutes(app, database.db);
     usageRoutes(app, metering);
     await openApiRoutes(app);
-    if (config.ADMIN_ENDPOINT) admin = await startAdminServer(database.db, config, config.DATA_DIR, config.ADMIN_PORT, app.log.child({ component: 'admin' }));
+    if (config.ADMIN_ENDPOINT)
+      admin = await startAdminServer(database.db, config, config.DATA_DIR, config.ADMIN_PORT, app.log.child({ component: 'admin' }));
     app.addHook('onClose', async () => {
       await admin?.close();
       await redis?.quit();

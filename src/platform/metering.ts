@@ -15,7 +15,10 @@ export interface UsageReport {
 
 /** Credits and the monthly MCP allowances: checked before a metered operation, recorded after it succeeds. */
 export class Metering {
-  constructor(private readonly db: Db, private readonly settings: PlanSettings) {}
+  constructor(
+    private readonly db: Db,
+    private readonly settings: PlanSettings,
+  ) {}
 
   async check(principal: Principal, meter: Meter): Promise<void> {
     const workspace = await findWorkspaceById(this.db, principal.workspaceId);
@@ -42,7 +45,9 @@ export class Metering {
     const plan = workspace.plan as Plan;
     const period = periodOf(new Date());
     const used = await usageOf(this.db, workspace.id, period);
-    const counters = Object.fromEntries(MONTHLY_COUNTERS.map((counter) => [counter, { used: used[counter], allowance: allowanceOf(this.settings, plan, counter) }])) as UsageReport['counters'];
+    const counters = Object.fromEntries(
+      MONTHLY_COUNTERS.map((counter) => [counter, { used: used[counter], allowance: allowanceOf(this.settings, plan, counter) }]),
+    ) as UsageReport['counters'];
     return { workspace: workspace.slug, plan, credits: workspace.credits, period, counters };
   }
 }

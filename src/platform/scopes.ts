@@ -3,12 +3,23 @@
  * maps to one or more canonical scopes, and only canonical scopes are stored and checked.
  */
 export const SCOPES = [
-  'sessions:read', 'sessions:write', 'sessions:delete',
-  'participants:read', 'participants:write', 'participants:delete',
-  'roles:read', 'roles:write', 'roles:delete',
-  'rounds:read', 'rounds:write', 'rounds:delete',
-  'interviewers:read', 'interviewers:write', 'interviewers:delete',
-  'programs:read', 'programs:write',
+  'sessions:read',
+  'sessions:write',
+  'sessions:delete',
+  'participants:read',
+  'participants:write',
+  'participants:delete',
+  'roles:read',
+  'roles:write',
+  'roles:delete',
+  'rounds:read',
+  'rounds:write',
+  'rounds:delete',
+  'interviewers:read',
+  'interviewers:write',
+  'interviewers:delete',
+  'programs:read',
+  'programs:write',
   'webhooks:write',
   'usage:read',
 ] as const;
@@ -18,7 +29,7 @@ const crud = (canonical: string, names: string[], sep: ':' | '.', actions: strin
   Object.fromEntries(names.flatMap((name) => actions.map((action) => [`${name}${sep}${action}`, [`${canonical}:${action}`]])));
 
 /** Every accepted name (lower case) → the canonical scopes it grants. */
-export const SCOPE_ALIASES: Readonly<Record<string, readonly Scope[]>> = {
+const SCOPE_ALIASES: Readonly<Record<string, readonly Scope[]>> = {
   ...crud('sessions', ['sessions'], ':', ['read', 'write', 'delete']),
   ...crud('participants', ['participants'], ':', ['read', 'write', 'delete']),
   ...crud('participants', ['candidates'], '.', ['read', 'write', 'delete']),
@@ -42,7 +53,9 @@ export const SCOPE_ALIASES: Readonly<Record<string, readonly Scope[]>> = {
 
 /** Every name, in any form, that grants a canonical scope (for messages and documentation). */
 export function namesGranting(scope: Scope): string[] {
-  return Object.entries(SCOPE_ALIASES).filter(([, scopes]) => scopes.includes(scope)).map(([name]) => name);
+  return Object.entries(SCOPE_ALIASES)
+    .filter(([, scopes]) => scopes.includes(scope))
+    .map(([name]) => name);
 }
 
 export class UnknownScopeError extends Error {

@@ -18,7 +18,7 @@ import {
   type Issue,
 } from './errors.js';
 
-export interface ErrorBody {
+interface ErrorBody {
   error: string;
   issues?: Issue[];
 }
@@ -89,11 +89,16 @@ function fromFastify(error: Partial<FastifyError>): HttpAnswer | undefined {
 /** The HTTP answer for any error: typed failures by the table, everything unknown as 500. */
 export function httpAnswer(error: unknown): HttpAnswer {
   if (error instanceof ZodError) return httpAnswer(ValidationError.fromIssues(issuesFromZod(error)));
-  if (error instanceof ProtocolError) return { status: error.status, body: { error: error.message, ...(error.issues ? { issues: error.issues } : {}) } };
+  if (error instanceof ProtocolError)
+    return { status: error.status, body: { error: error.message, ...(error.issues ? { issues: error.issues } : {}) } };
   const row = rowOf(error);
   if (row && error instanceof Error) {
     const issues = issuesOf(error);
-    return { status: row.status, body: { error: row.message?.(error) ?? error.message, ...(issues ? { issues } : {}) }, headers: row.headers?.(error) };
+    return {
+      status: row.status,
+      body: { error: row.message?.(error) ?? error.message, ...(issues ? { issues } : {}) },
+      headers: row.headers?.(error),
+    };
   }
   return fromFastify(error as Partial<FastifyError>) ?? { status: 500, body: { error: 'internal error' } };
 }

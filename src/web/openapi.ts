@@ -1,8 +1,8 @@
 import type { ZodType } from 'zod';
 import { jsonSchemaOf } from './json-schema.js';
-import type { RouteAccess } from './route.js';
+import type { RouteAccess } from './access.js';
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** One operation of the OpenAPI document, described by the same zod schemas that validate it. */
 export interface OpenApiOperation {
@@ -40,19 +40,26 @@ function parameters(schema: ZodType | undefined, location: 'path' | 'query') {
   if (!schema) return [];
   const object = jsonSchemaOf(schema, 'input');
   return Object.entries(object.properties ?? {}).map(([name, property]) => ({
-    name, in: location, required: location === 'path' || (object.required ?? []).includes(name), schema: property,
+    name,
+    in: location,
+    required: location === 'path' || (object.required ?? []).includes(name),
+    schema: property,
     ...(typeof property.description === 'string' ? { description: property.description } : {}),
   }));
 }
 
-const errorRef = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+const errorRef = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+});
 
 function operationObject(op: OpenApiOperation, access: AccessDocs) {
   const status = op.status ?? 200;
   const responses: Record<string, unknown> = {
-    [status]: status === 204 || !op.response
-      ? { description: status === 204 ? 'No Content' : 'Success' }
-      : { description: 'Success', content: { 'application/json': { schema: jsonSchemaOf(op.response, 'output') } } },
+    [status]:
+      status === 204 || !op.response
+        ? { description: status === 204 ? 'No Content' : 'Success' }
+        : { description: 'Success', content: { 'application/json': { schema: jsonSchemaOf(op.response, 'output') } } },
   };
   if (op.params || op.query || op.body) responses[400] = errorRef('Validation failed; `issues` names the offending fields');
   for (const [code, description] of Object.entries({ ...access.responses, ...op.responses })) responses[code] = errorRef(description);
@@ -94,10 +101,18 @@ export class OpenApiRegistry {
         securitySchemes: this.access.securitySchemes,
         schemas: {
           Error: {
-            type: 'object', required: ['error'],
+            type: 'object',
+            required: ['error'],
             properties: {
               error: { type: 'string' },
-              issues: { type: 'array', items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'array', items: { type: 'string' } }, message: { type: 'string' } } } },
+              issues: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  required: ['path', 'message'],
+                  properties: { path: { type: 'array', items: { type: 'string' } }, message: { type: 'string' } },
+                },
+              },
             },
           },
         },

@@ -1,6 +1,6 @@
 import { z, type ZodType } from 'zod';
 
-export const MAX_PAGE_SIZE = 100;
+const MAX_PAGE_SIZE = 100;
 
 /** `page` (1-based, default 1) and `pageSize` (default 20, at most 100); extend it with a route's filters. */
 export const paginationQuery = z.object({
@@ -11,7 +11,10 @@ export type Pagination = z.output<typeof paginationQuery>;
 
 export const limitOffset = ({ page, pageSize }: Pagination) => ({ limit: pageSize, offset: (page - 1) * pageSize });
 
-export interface ListEnvelope<T> { data: T[]; meta: { page: number; pageSize: number; total: number; totalPages: number } }
+export interface ListEnvelope<T> {
+  data: T[];
+  meta: { page: number; pageSize: number; total: number; totalPages: number };
+}
 
 export function listEnvelope<T>(data: T[], total: number, { page, pageSize }: Pagination): ListEnvelope<T> {
   return { data, meta: { page, pageSize, total, totalPages: Math.ceil(total / pageSize) } };

@@ -4,20 +4,6 @@ import type { BodyFormat } from './body-parser.js';
 import { ValidationError, type Issue } from './errors.js';
 import type { OpenApiOperation } from './openapi.js';
 
-/**
- * What a route requires of its caller. The web kit only carries it to the platform's gate and to
- * the OpenAPI document; the platform declares its fields (auth, scope, plan, meter) by augmenting
- * this interface (src/platform/access.ts).
- */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface RouteAccess {}
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    access?: RouteAccess;
-  }
-}
-
 export interface RouteSpec<P extends ZodType, Q extends ZodType, B extends ZodType> extends OpenApiOperation {
   params?: P;
   query?: Q;

@@ -3,8 +3,12 @@ import type { Service } from '../../src/service.js';
 import { execute, leftoverContainers, startTestService } from '../support/service.js';
 
 let service: Service;
-beforeAll(async () => { service = await startTestService(); });
-afterAll(async () => { await service?.close(); });
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(async () => {
+  await service?.close();
+});
 
 const case1 = [{ args: { x: 1 }, expected: 1 }];
 
@@ -24,7 +28,11 @@ describe('user-code faults are results', () => {
     expect(py.body.results?.[0]).toMatchObject({ passed: false, actual: null, error: 'ZeroDivisionError: division by zero (line 3)' });
     const js = await execute(service, { language: 'javascript', code: 'function f(x) {\n  return x.y.z;\n}\n', testCases: case1 });
     expect(js.body.results?.[0].error).toMatch(/^TypeError: .* \(line 2\)$/);
-    const ts = await execute(service, { language: 'typescript', code: 'interface A { b: number }\n\nfunction f(x: number): number {\n  const a: A = { b: x };\n  throw new RangeError("bad " + a.b);\n}\n', testCases: case1 });
+    const ts = await execute(service, {
+      language: 'typescript',
+      code: 'interface A { b: number }\n\nfunction f(x: number): number {\n  const a: A = { b: x };\n  throw new RangeError("bad " + a.b);\n}\n',
+      testCases: case1,
+    });
     expect(ts.body.results?.[0].error).toBe('RangeError: bad 1 (line 5)');
   });
 
@@ -37,14 +45,29 @@ describe('user-code faults are results', () => {
 
   it('captures what each case prints, load-time output going to the first case', async () => {
     const code = 'import sys\nprint("loading")\ndef f(x):\n    print("case", x)\n    print("warn", x, file=sys.stderr)\n    return x\n';
-    const reply = await execute(service, { language: 'python', code, testCases: [{ args: { x: 1 }, expected: 1 }, { args: { x: 2 }, expected: 2 }] });
+    const reply = await execute(service, {
+      language: 'python',
+      code,
+      testCases: [
+        { args: { x: 1 }, expected: 1 },
+        { args: { x: 2 }, expected: 2 },
+      ],
+    });
     expect(reply.body.results?.map((r) => r.stdout)).toEqual(['loading\ncase 1\nwarn 1\n', 'case 2\nwarn 2\n']);
-    const js = await execute(service, { language: 'javascript', code: 'console.log("loading");\nfunction f(x) { console.log("case", x); console.error("warn"); return x; }', testCases: case1 });
+    const js = await execute(service, {
+      language: 'javascript',
+      code: 'console.log("loading");\nfunction f(x) { console.log("case", x); console.error("warn"); return x; }',
+      testCases: case1,
+    });
     expect(js.body.results?.[0].stdout).toBe('loading\ncase 1\nwarn\n');
   });
 
   it('caps output at 64 KiB with a truncation marker', async () => {
-    const reply = await execute(service, { language: 'python', code: 'def f(x):\n    print("y" * 200000)\n    return x\n', testCases: case1 });
+    const reply = await execute(service, {
+      language: 'python',
+      code: 'def f(x):\n    print("y" * 200000)\n    return x\n',
+      testCases: case1,
+    });
     const stdout = reply.body.results?.[0].stdout as string;
     expect(stdout.endsWith('\n...[truncated]')).toBe(true);
     expect(Buffer.byteLength(stdout.slice(0, -'\n...[truncated]'.length))).toBe(64 * 1024);
@@ -52,8 +75,17 @@ describe('user-code faults are results', () => {
   });
 
   it('reports a memory kill with the finished cases real and the rest marked', async () => {
-    const code = 'def f(x):\n    if x == 2:\n        blocks = [bytearray(1024 * 1024) for _ in range(4096)]\n        return len(blocks)\n    return x\n';
-    const reply = await execute(service, { language: 'python', code, testCases: [{ args: { x: 1 }, expected: 1 }, { args: { x: 2 }, expected: 2 }, { args: { x: 3 }, expected: 3 }] });
+    const code =
+      'def f(x):\n    if x == 2:\n        blocks = [bytearray(1024 * 1024) for _ in range(4096)]\n        return len(blocks)\n    return x\n';
+    const reply = await execute(service, {
+      language: 'python',
+      code,
+      testCases: [
+        { args: { x: 1 }, expected: 1 },
+        { args: { x: 2 }, expected: 2 },
+        { args: { x: 3 }, expected: 3 },
+      ],
+    });
     expect(reply.status).toBe(200);
     expect(reply.body.results?.[0]).toMatchObject({ passed: true, error: null });
     expect(reply.body.results?.[1].error).toMatch(/^(memory limit exceeded \(256 MB\)|MemoryError)/);
@@ -62,9 +94,18 @@ describe('user-code faults are results', () => {
 
   it('times a runaway case out on its own with caseTimeoutMs and still runs the others', async () => {
     const code = 'def f(x):\n    while x == 2:\n        pass\n    return x\n';
-    const reply = await execute(service, { language: 'python', code, caseTimeoutMs: 1000, testCases: [1, 2, 3].map((x) => ({ args: { x }, expected: x })) });
+    const reply = await execute(service, {
+      language: 'python',
+      code,
+      caseTimeoutMs: 1000,
+      testCases: [1, 2, 3].map((x) => ({ args: { x }, expected: x })),
+    });
     expect(reply.status).toBe(200);
-    expect(reply.body.results?.map((r) => [r.passed, r.error])).toEqual([[true, null], [false, 'timed out'], [true, null]]);
+    expect(reply.body.results?.map((r) => [r.passed, r.error])).toEqual([
+      [true, null],
+      [false, 'timed out'],
+      [true, null],
+    ]);
   });
 
   it('answers a 20 s sleep with 408 in about 15 s, keeps finished cases, and leaves no container behind', async () => {
@@ -74,7 +115,11 @@ describe('user-code faults are results', () => {
     const elapsed = Date.now() - started;
     expect(reply.status).toBe(408);
     expect(reply.body.error).toMatch(/timed out/);
-    expect(reply.body.results?.map((r) => [r.passed, r.error])).toEqual([[true, null], [false, 'timed out'], [false, 'timed out']]);
+    expect(reply.body.results?.map((r) => [r.passed, r.error])).toEqual([
+      [true, null],
+      [false, 'timed out'],
+      [false, 'timed out'],
+    ]);
     expect(elapsed).toBeGreaterThanOrEqual(14_500);
     expect(elapsed).toBeLessThan(16_000);
     await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -118,7 +163,11 @@ describe('request validation', () => {
   });
 
   it('gives 413 past the body limit and 422 for an unknown language', async () => {
-    const huge = await execute(service, { language: 'python', code: 'x', testCases: [{ args: { s: 'y'.repeat(1024 * 1024) }, expected: 1 }] });
+    const huge = await execute(service, {
+      language: 'python',
+      code: 'x',
+      testCases: [{ args: { s: 'y'.repeat(1024 * 1024) }, expected: 1 }],
+    });
     expect(huge.status).toBe(413);
     expect(huge.body.error).toBeTypeOf('string');
     const ruby = await execute(service, { language: 'ruby', code: 'x', testCases: case1 });
@@ -132,7 +181,9 @@ describe('operations', () => {
     expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
     const ready = await fetch(`${service.url}/readyz`);
     expect(ready.status).toBe(200);
-    const languages = (await (await fetch(`${service.url}/api/v1/code/languages`)).json()) as { data: Array<{ language: string; version: string }> };
+    const languages = (await (await fetch(`${service.url}/api/v1/code/languages`)).json()) as {
+      data: Array<{ language: string; version: string }>;
+    };
     expect(languages.data.map((l) => l.language)).toEqual(['python', 'javascript', 'typescript']);
     expect(languages.data[0].version).toMatch(/^Python 3\./);
     const metrics = await (await fetch(`${service.url}/metrics`)).text();

@@ -6,8 +6,12 @@ import { execute, startTestService } from '../support/service.js';
 import { createApiKey } from '../mcp/keys.js';
 
 let service: Service;
-beforeAll(async () => { service = await startTestService({ RATE_LIMIT_ANONYMOUS: '6', RATE_LIMIT_PRO: '1000' }); });
-afterAll(async () => { await service?.close(); });
+beforeAll(async () => {
+  service = await startTestService({ RATE_LIMIT_ANONYMOUS: '6', RATE_LIMIT_PRO: '1000' });
+});
+afterAll(async () => {
+  await service?.close();
+});
 
 const body = { language: 'javascript', code: 'function inc(x) { return x + 1; }', testCases: [{ args: { x: 1 }, expected: 2 }] };
 
@@ -23,10 +27,23 @@ describe('execute behind the platform', () => {
   it('documents execute, languages and /api/mcp in the OpenAPI document', async () => {
     const response = await fetch(`${service.url}/api/v1/openapi.json`);
     expect(response.status).toBe(200);
-    const document = await response.json() as { paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown>; required: string[] } }> }; responses: Record<string, unknown> }>> };
+    const document = (await response.json()) as {
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown>; required: string[] } }> };
+            responses: Record<string, unknown>;
+          }
+        >
+      >;
+    };
     const operation = document.paths['/api/v1/code/execute'].post;
     const schema = operation.requestBody!.content['application/json'].schema;
-    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['code', 'language', 'functionName', 'testCases', 'functionNames', 'pythonFunctionName', 'jsFunctionName']));
+    expect(Object.keys(schema.properties)).toEqual(
+      expect.arrayContaining(['code', 'language', 'functionName', 'testCases', 'functionNames', 'pythonFunctionName', 'jsFunctionName']),
+    );
     expect(schema.required).toEqual(expect.arrayContaining(['code', 'language', 'testCases']));
     expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '400', '408', '413', '422', '429', '502', '503']));
     expect(document.paths['/api/v1/code/languages'].get).toBeDefined();
@@ -61,5 +78,4 @@ describe('execute behind the platform', () => {
     // A key has its own bucket.
     expect((await execute(service, body, { 'x-api-key': await createApiKey(service, 'pro') })).status).toBe(200);
   });
-
 });

@@ -16,31 +16,51 @@ describe.each(RUNTIMES)('time attacks under %s', (runtime) => {
     expect(elapsedMs).toBeGreaterThanOrEqual(BUDGET_MS - 100);
   };
 
-  it.concurrent('python: an infinite loop is killed at the budget (408)', () => timesOut('python', 'def f(x):\n    while True:\n        pass\n'));
-  it.concurrent('javascript: an infinite loop is killed at the budget (408)', () => timesOut('javascript', 'function f(x) { for (;;) {} }'));
-  it.concurrent('python: sleeping past the limit is killed (408)', () => timesOut('python', 'import time\ndef f(x):\n    time.sleep(60)\n    return x\n'));
-  it.concurrent('javascript: blocking past the limit (Atomics.wait) is killed (408)', () => timesOut(
-    'javascript', 'function f(x) { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60000); return x; }',
-  ));
-  it.concurrent('javascript: awaiting a 60 s timer is killed (408)', () => timesOut(
-    'javascript', 'async function f(x) { await new Promise((r) => setTimeout(r, 60000)); return x; }',
-  ));
-  it.concurrent('python: awaiting asyncio.sleep(3600) is killed (408)', () => timesOut(
-    'python', 'import asyncio\nasync def f(x):\n    await asyncio.sleep(3600)\n    return x\n',
-  ));
-  it.concurrent('python: an infinite loop at import time is killed (408)', () => timesOut('python', 'while True:\n    pass\ndef f(x):\n    return x\n'));
-  it.concurrent('javascript: an infinite loop at load time is killed (408)', () => timesOut('javascript', 'while (true) {}\nfunction f(x) { return x; }'));
+  it.concurrent('python: an infinite loop is killed at the budget (408)', () =>
+    timesOut('python', 'def f(x):\n    while True:\n        pass\n'),
+  );
+  it.concurrent('javascript: an infinite loop is killed at the budget (408)', () =>
+    timesOut('javascript', 'function f(x) { for (;;) {} }'),
+  );
+  it.concurrent('python: sleeping past the limit is killed (408)', () =>
+    timesOut('python', 'import time\ndef f(x):\n    time.sleep(60)\n    return x\n'),
+  );
+  it.concurrent('javascript: blocking past the limit (Atomics.wait) is killed (408)', () =>
+    timesOut('javascript', 'function f(x) { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60000); return x; }'),
+  );
+  it.concurrent('javascript: awaiting a 60 s timer is killed (408)', () =>
+    timesOut('javascript', 'async function f(x) { await new Promise((r) => setTimeout(r, 60000)); return x; }'),
+  );
+  it.concurrent('python: awaiting asyncio.sleep(3600) is killed (408)', () =>
+    timesOut('python', 'import asyncio\nasync def f(x):\n    await asyncio.sleep(3600)\n    return x\n'),
+  );
+  it.concurrent('python: an infinite loop at import time is killed (408)', () =>
+    timesOut('python', 'while True:\n    pass\ndef f(x):\n    return x\n'),
+  );
+  it.concurrent('javascript: an infinite loop at load time is killed (408)', () =>
+    timesOut('javascript', 'while (true) {}\nfunction f(x) { return x; }'),
+  );
 
   it.concurrent('python: finished cases keep their results when a later case loops', async () => {
-    const { reply, results } = await attack(ctx, 'python', 'def f(x):\n    while x == 2:\n        pass\n    return x\n', { testCases: threeCases });
+    const { reply, results } = await attack(ctx, 'python', 'def f(x):\n    while x == 2:\n        pass\n    return x\n', {
+      testCases: threeCases,
+    });
     expect(reply.status).toBe(408);
-    expect(results.map((r) => [r.passed, r.error])).toEqual([[true, null], [false, 'timed out'], [false, 'timed out']]);
+    expect(results.map((r) => [r.passed, r.error])).toEqual([
+      [true, null],
+      [false, 'timed out'],
+      [false, 'timed out'],
+    ]);
   });
 
   it.concurrent('javascript: finished cases keep their results when a later case loops', async () => {
     const { reply, results } = await attack(ctx, 'javascript', 'function f(x) { while (x === 2) {} return x; }', { testCases: threeCases });
     expect(reply.status).toBe(408);
-    expect(results.map((r) => [r.passed, r.error])).toEqual([[true, null], [false, 'timed out'], [false, 'timed out']]);
+    expect(results.map((r) => [r.passed, r.error])).toEqual([
+      [true, null],
+      [false, 'timed out'],
+      [false, 'timed out'],
+    ]);
   });
 
   it.concurrent('python: a looping child process dies with the container at the deadline', async () => {
@@ -63,7 +83,8 @@ describe.each(RUNTIMES)('time attacks under %s', (runtime) => {
   });
 
   it.concurrent('python: a spinning thread left behind does not hold the answer back', async () => {
-    const code = 'import threading\ndef spin():\n    while True:\n        pass\ndef f(x):\n    threading.Thread(target=spin).start()\n    return x\n';
+    const code =
+      'import threading\ndef spin():\n    while True:\n        pass\ndef f(x):\n    threading.Thread(target=spin).start()\n    return x\n';
     const { reply, results, elapsedMs } = await attack(ctx, 'python', code, { testCases: threeCases });
     expect(reply.status).toBe(200);
     expect(results.map((r) => r.passed)).toEqual([true, true, true]);

@@ -32,7 +32,8 @@ describe.each(RUNTIMES)('encoding attacks under %s', (runtime) => {
   });
 
   it.concurrent('python: invalid UTF-8 in output becomes U+FFFD, the result is unaffected', async () => {
-    const code = 'import os, sys\ndef f(x):\n    sys.stdout.buffer.write(b"a\\xff\\xfeb\\n")\n    os.write(1, b"c\\xc3(d\\n")\n    return x\n';
+    const code =
+      'import os, sys\ndef f(x):\n    sys.stdout.buffer.write(b"a\\xff\\xfeb\\n")\n    os.write(1, b"c\\xc3(d\\n")\n    return x\n';
     const { results } = await attack(ctx, 'python', code);
     expect(results[0]).toMatchObject({ passed: true, error: null });
     expect(results[0].stdout).toContain('a\ufffd\ufffdb\n');
@@ -40,7 +41,8 @@ describe.each(RUNTIMES)('encoding attacks under %s', (runtime) => {
   });
 
   it.concurrent('javascript: invalid UTF-8 in output becomes U+FFFD, the result is unaffected', async () => {
-    const code = "function f(x) {\n  process.stdout.write(Buffer.from([0x61, 0xff, 0xfe, 0x62, 0x0a]));\n  require('fs').writeSync(1, Buffer.from([0x63, 0xc3, 0x28, 0x64, 0x0a]));\n  return x;\n}\n";
+    const code =
+      "function f(x) {\n  process.stdout.write(Buffer.from([0x61, 0xff, 0xfe, 0x62, 0x0a]));\n  require('fs').writeSync(1, Buffer.from([0x63, 0xc3, 0x28, 0x64, 0x0a]));\n  return x;\n}\n";
     const { results } = await attack(ctx, 'javascript', code);
     expect(results[0]).toMatchObject({ passed: true, error: null });
     expect(results[0].stdout).toContain('a\ufffd\ufffdb\n');
@@ -49,7 +51,10 @@ describe.each(RUNTIMES)('encoding attacks under %s', (runtime) => {
 
   it.concurrent('lone surrogates in arguments come back as themselves or as U+FFFD, never as broken JSON', async () => {
     const s = 'x\ud800y\udc00z';
-    for (const [language, code] of [['python', 'def f(s):\n    print(s)\n    return s\n'], ['javascript', 'function f(s) { console.log(s); return s; }']] as const) {
+    for (const [language, code] of [
+      ['python', 'def f(s):\n    print(s)\n    return s\n'],
+      ['javascript', 'function f(s) { console.log(s); return s; }'],
+    ] as const) {
       const { reply, results } = await attack(ctx, language, code, { testCases: [{ args: { s }, expected: s }] });
       expect(reply.status, language).toBe(200);
       expect([s, 'x\ufffdy\ufffdz'], language).toContain(results[0].actual);
@@ -58,20 +63,31 @@ describe.each(RUNTIMES)('encoding attacks under %s', (runtime) => {
   });
 
   it.concurrent('python: a null byte in the source is a clean load error for every case', async () => {
-    const { reply, results } = await attack(ctx, 'python', 'def f(x):\n    return "a\u0000b"\n', { testCases: [{ args: { x: 1 }, expected: 'a\u0000b' }, { args: { x: 2 }, expected: 'a\u0000b' }] });
+    const { reply, results } = await attack(ctx, 'python', 'def f(x):\n    return "a\u0000b"\n', {
+      testCases: [
+        { args: { x: 1 }, expected: 'a\u0000b' },
+        { args: { x: 2 }, expected: 'a\u0000b' },
+      ],
+    });
     expect(reply.status).toBe(200);
     for (const r of results) expect(r.error).toMatch(/null (byte|character)/i);
   });
 
   it.concurrent('javascript: a raw null byte inside a string literal is valid source and round-trips', async () => {
-    const { results } = await attack(ctx, 'javascript', 'function f(x) { return "a\u0000b"; }', { testCases: [{ args: { x: 1 }, expected: 'a\u0000b' }] });
+    const { results } = await attack(ctx, 'javascript', 'function f(x) { return "a\u0000b"; }', {
+      testCases: [{ args: { x: 1 }, expected: 'a\u0000b' }],
+    });
     expect(results[0]).toMatchObject({ passed: true, error: null, actual: 'a\u0000b' });
   });
 
   it.concurrent('unicode identifiers and CRLF line endings load normally (and a BOM in JavaScript)', async () => {
-    const py = await attack(ctx, 'python', 'def f(x):\r\n    ñandú = x * 2\r\n    return ñandú\r\n', { testCases: [{ args: { x: 2 }, expected: 4 }] });
+    const py = await attack(ctx, 'python', 'def f(x):\r\n    ñandú = x * 2\r\n    return ñandú\r\n', {
+      testCases: [{ args: { x: 2 }, expected: 4 }],
+    });
     expect(py.results[0]).toMatchObject({ passed: true, error: null });
-    const js = await attack(ctx, 'javascript', '\ufeffconst π = 3;\r\nfunction f(x) {\r\n  return x * π;\r\n}\r\n', { testCases: [{ args: { x: 2 }, expected: 6 }] });
+    const js = await attack(ctx, 'javascript', '\ufeffconst π = 3;\r\nfunction f(x) {\r\n  return x * π;\r\n}\r\n', {
+      testCases: [{ args: { x: 2 }, expected: 6 }],
+    });
     expect(js.results[0]).toMatchObject({ passed: true, error: null });
   });
 });

@@ -87,7 +87,7 @@ describe.each(RUNTIMES)('host file attacks under %s', (runtime) => {
     const { results } = await attack(ctx, 'python', READ_PROBE, { testCases: [{ args: { x: 1 }, expected: null }] });
     expect(results[0].error).toBeNull();
     const out = results[0].actual as Record<string, unknown>;
-    expect(out['/etc/shadow'], 'the image\'s own shadow file is not readable either').toBe('PermissionError');
+    expect(out['/etc/shadow'], "the image's own shadow file is not readable either").toBe('PermissionError');
     expect(out['/proc/1/root/etc/shadow']).toBe('PermissionError');
     expect(out['/var/run/docker.sock']).toBe('FileNotFoundError');
     expect(out['/run/docker.sock']).toBe('FileNotFoundError');
@@ -102,7 +102,10 @@ describe.each(RUNTIMES)('host file attacks under %s', (runtime) => {
     expect(out.environ).not.toContain('DOCKER_SOCKET');
     expect(out['/etc/hostname']).not.toBe(`${os.hostname()}\n`);
     // the only writable mounts are the sandbox's own tmpfs (and /dev/shm, /dev/pts); no bind mount of a host path
-    const mounts = String(out.mounts).split('\n').filter(Boolean).map((line) => line.split(' '));
+    const mounts = String(out.mounts)
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split(' '));
     const root = mounts.find((m) => m[1] === '/');
     expect(root?.[3].split(',')).toContain('ro');
     const tmp = mounts.find((m) => m[1] === '/tmp');
@@ -120,9 +123,10 @@ describe.each(RUNTIMES)('host file attacks under %s', (runtime) => {
     const { results } = await attack(ctx, 'python', WRITE_PROBE, { testCases: [{ args: { name }, expected: null }] });
     expect(results[0].error).toBeNull();
     const out = results[0].actual as Record<string, string>;
-    expect(out[`/tmp/${name}`], 'the sandbox\'s own /tmp is writable').toBe('written');
+    expect(out[`/tmp/${name}`], "the sandbox's own /tmp is writable").toBe('written');
     for (const [path, outcome] of Object.entries(out)) {
-      if (path !== `/tmp/${name}`) expect(outcome, path).toMatch(/^(OSError|PermissionError|FileNotFoundError|IsADirectoryError|NotADirectoryError)$/);
+      if (path !== `/tmp/${name}`)
+        expect(outcome, path).toMatch(/^(OSError|PermissionError|FileNotFoundError|IsADirectoryError|NotADirectoryError)$/);
     }
     // The container's /tmp is its own tmpfs: the same path on the host was never touched.
     for (const hostPath of [`/tmp/${name}`, `/${name}`, `/etc/${name}`, `/var/tmp/${name}`, `/root/${name}`, `/opt/runner/${name}`]) {
@@ -152,7 +156,8 @@ describe.each(RUNTIMES)('host file attacks under %s', (runtime) => {
     expect(out['/var/run/docker.sock']).toBe('ENOENT');
     expect(out['/proc/1/environ']).not.toContain(CANARY);
     expect(out[`write /tmp/${name}`]).toBe('written');
-    for (const path of [`/${name}`, `/etc/${name}`, '/opt/runner/harness.cjs', '/usr/bin/node']) expect(out[`write ${path}`], path).toMatch(/^(EROFS|EACCES|EPERM)$/);
+    for (const path of [`/${name}`, `/etc/${name}`, '/opt/runner/harness.cjs', '/usr/bin/node'])
+      expect(out[`write ${path}`], path).toMatch(/^(EROFS|EACCES|EPERM)$/);
     expect(existsSync(`/tmp/${name}`)).toBe(false);
     expect(existsSync(`/${name}`)).toBe(false);
   });

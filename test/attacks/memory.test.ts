@@ -26,7 +26,8 @@ describe.each(RUNTIMES)('memory attacks under %s', (runtime) => {
   });
 
   it.concurrent('python: growing a list of 1 MB blocks ends at the memory limit, finished cases kept', async () => {
-    const code = 'def f(x):\n    if x == 2:\n        blocks = []\n        while True:\n            blocks.append(bytearray(1 << 20))\n    return x\n';
+    const code =
+      'def f(x):\n    if x == 2:\n        blocks = []\n        while True:\n            blocks.append(bytearray(1 << 20))\n    return x\n';
     const { reply, results } = await attack(ctx, 'python', code, { testCases: threeCases });
     expect(reply.status).toBe(200);
     expect(results[0]).toMatchObject({ passed: true, error: null });
@@ -35,19 +36,28 @@ describe.each(RUNTIMES)('memory attacks under %s', (runtime) => {
   });
 
   it.concurrent('javascript: growing off-heap buffers ends at the memory limit', async () => {
-    const { reply, results } = await attack(ctx, 'javascript', 'function f(x) { const blocks = []; for (;;) blocks.push(Buffer.alloc(1 << 20, 1)); }');
+    const { reply, results } = await attack(
+      ctx,
+      'javascript',
+      'function f(x) { const blocks = []; for (;;) blocks.push(Buffer.alloc(1 << 20, 1)); }',
+    );
     expect(reply.status).toBe(200);
     expect(results[0].error).toMatch(MEMORY_KILL);
   });
 
   it.concurrent('javascript: filling the V8 heap ends at the memory limit', async () => {
-    const { reply, results } = await attack(ctx, 'javascript', 'function f(x) { const keep = []; for (;;) keep.push(new Array(1e5).fill(Math.random())); }');
+    const { reply, results } = await attack(
+      ctx,
+      'javascript',
+      'function f(x) { const keep = []; for (;;) keep.push(new Array(1e5).fill(Math.random())); }',
+    );
     expect(results[0].passed).toBe(false);
     if (reply.status === 200) expect(results[0].error).toMatch(MEMORY_KILL);
   });
 
   it.concurrent('python: a memory bomb in a child process is contained', async () => {
-    const code = 'import subprocess, sys\ndef f(x):\n    r = subprocess.run([sys.executable, "-c", "b = []\\nwhile True: b.append(bytearray(1 << 20))"])\n    return r.returncode\n';
+    const code =
+      'import subprocess, sys\ndef f(x):\n    r = subprocess.run([sys.executable, "-c", "b = []\\nwhile True: b.append(bytearray(1 << 20))"])\n    return r.returncode\n';
     const { results } = await attack(ctx, 'python', code);
     // the kernel (or gVisor) kills the child, or the whole sandbox when the harness is chosen
     expect(results[0].passed).toBe(false);

@@ -14,11 +14,16 @@ let tcpConnections = 0;
 let udpDatagrams = 0;
 
 beforeAll(async () => {
-  tcpServer = createServer((socket) => { tcpConnections += 1; socket.end('hello from the host\n'); });
+  tcpServer = createServer((socket) => {
+    tcpConnections += 1;
+    socket.end('hello from the host\n');
+  });
   await new Promise<void>((resolve) => tcpServer.listen(0, '0.0.0.0', resolve));
   tcpPort = (tcpServer.address() as { port: number }).port;
   udpServer = createSocket('udp4');
-  udpServer.on('message', () => { udpDatagrams += 1; });
+  udpServer.on('message', () => {
+    udpDatagrams += 1;
+  });
   await new Promise<void>((resolve) => udpServer.bind(0, '0.0.0.0', resolve));
   udpPort = udpServer.address().port;
 });
@@ -107,8 +112,20 @@ describe.each(RUNTIMES)('network attacks under %s', (runtime) => {
     const gateway = dockerGateway();
     const servicePort = Number(new URL(ctx.service.url).port);
     return {
-      tcp: [['127.0.0.1', tcpPort], [gateway, tcpPort], ['127.0.0.1', servicePort], [gateway, servicePort], ['1.1.1.1', 53], ['1.1.1.1', 80], ['8.8.8.8', 443]],
-      udp: [['127.0.0.1', udpPort], [gateway, udpPort], ['1.1.1.1', 53]],
+      tcp: [
+        ['127.0.0.1', tcpPort],
+        [gateway, tcpPort],
+        ['127.0.0.1', servicePort],
+        [gateway, servicePort],
+        ['1.1.1.1', 53],
+        ['1.1.1.1', 80],
+        ['8.8.8.8', 443],
+      ],
+      udp: [
+        ['127.0.0.1', udpPort],
+        [gateway, udpPort],
+        ['1.1.1.1', 53],
+      ],
     };
   };
 

@@ -48,17 +48,23 @@ describe.each(RUNTIMES)('output attacks under %s', (runtime) => {
   });
 
   it.concurrent('python: 200 MB of lines written straight to fd 1 and fd 2', async () => {
-    const code = 'import os\ndef f(x):\n    block = b"line\\n" * 200_000\n    for i in range(100):\n        os.write(1 + i % 2, block)\n    return x\n';
+    const code =
+      'import os\ndef f(x):\n    block = b"line\\n" * 200_000\n    for i in range(100):\n        os.write(1 + i % 2, block)\n    return x\n';
     await flood('python', code, 'line\nline\n');
   });
 
   it.concurrent('javascript: 100 MB of lines written straight to fd 1 and fd 2', async () => {
-    const code = "function f(x) {\n  const fs = require('fs');\n  const block = Buffer.from('line\\n'.repeat(200_000));\n  for (let i = 0; i < 100; i++) {\n    for (let off = 0; off < block.length;) {\n      try { off += fs.writeSync(1 + (i % 2), block, off); } catch (e) { if (e.code !== 'EAGAIN') throw e; }\n    }\n  }\n  return x;\n}\n";
+    const code =
+      "function f(x) {\n  const fs = require('fs');\n  const block = Buffer.from('line\\n'.repeat(200_000));\n  for (let i = 0; i < 100; i++) {\n    for (let off = 0; off < block.length;) {\n      try { off += fs.writeSync(1 + (i % 2), block, off); } catch (e) { if (e.code !== 'EAGAIN') throw e; }\n    }\n  }\n  return x;\n}\n";
     await flood('javascript', code, 'line\nline\n');
   });
 
   it.concurrent('python: one 50 MB line without a newline straight to fd 1', async () => {
-    await flood('python', 'import os\ndef f(x):\n    chunk = b"y" * (1 << 20)\n    for _ in range(50):\n        os.write(1, chunk)\n    return x\n', 'yyyy');
+    await flood(
+      'python',
+      'import os\ndef f(x):\n    chunk = b"y" * (1 << 20)\n    for _ in range(50):\n        os.write(1, chunk)\n    return x\n',
+      'yyyy',
+    );
   });
 
   it.concurrent('python: output from a child process is captured and capped too', async () => {
@@ -69,6 +75,10 @@ describe.each(RUNTIMES)('output attacks under %s', (runtime) => {
   it.concurrent('python: each case gets its own 64 KiB, with the real results', async () => {
     const testCases = [1, 2, 3].map((x) => ({ args: { x }, expected: x }));
     const { results } = await attack(ctx, 'python', 'def f(x):\n    print(str(x) * 200_000)\n    return x\n', { testCases });
-    expect(results.map((r) => [r.passed, r.stdout.slice(0, 3), r.stdout.endsWith(MARKER)])).toEqual([[true, '111', true], [true, '222', true], [true, '333', true]]);
+    expect(results.map((r) => [r.passed, r.stdout.slice(0, 3), r.stdout.endsWith(MARKER)])).toEqual([
+      [true, '111', true],
+      [true, '222', true],
+      [true, '333', true],
+    ]);
   });
 });

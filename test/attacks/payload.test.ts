@@ -14,14 +14,20 @@ describe.each(RUNTIMES)('payload attacks under %s', (runtime) => {
   const ctx = useAttackService(runtime);
 
   it.concurrent('a 1 MiB string argument (body over 1 MiB) is refused with 413', async () => {
-    const reply = await execute(ctx.service, { language: 'python', code: 'def f(s):\n    return len(s)\n', testCases: [{ args: { s: 'y'.repeat(1024 * 1024) }, expected: 1 }] });
+    const reply = await execute(ctx.service, {
+      language: 'python',
+      code: 'def f(s):\n    return len(s)\n',
+      testCases: [{ args: { s: 'y'.repeat(1024 * 1024) }, expected: 1 }],
+    });
     expect(reply.status).toBe(413);
     expect(reply.body.error).toBeTypeOf('string');
   });
 
   it.concurrent('python: a 900 KB string argument runs and is echoed intact', async () => {
     const s = 'ab'.repeat(450_000);
-    const { reply, results } = await attack(ctx, 'python', 'def f(s):\n    return [len(s), s[-3:]]\n', { testCases: [{ args: { s }, expected: [900_000, 'bab'] }] });
+    const { reply, results } = await attack(ctx, 'python', 'def f(s):\n    return [len(s), s[-3:]]\n', {
+      testCases: [{ args: { s }, expected: [900_000, 'bab'] }],
+    });
     expect(reply.status).toBe(200);
     expect(results[0]).toMatchObject({ passed: true, error: null });
     expect((results[0].input as { s: string }).s).toBe(s);
@@ -41,7 +47,10 @@ describe.each(RUNTIMES)('payload attacks under %s', (runtime) => {
     expect(deepArgs.body.issues).toContainEqual(expect.objectContaining({ path: ['testCases', '0', 'args'] }));
     const deepExpected = await execute(ctx.service, { language: 'python', code, testCases: [{ args: { a: 1 }, expected: nest(300) }] });
     expect(deepExpected.status).toBe(400);
-    const veryDeep = await execute(ctx.service, `{"language":"python","code":"x","testCases":[{"args":{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}},"expected":1}]}`);
+    const veryDeep = await execute(
+      ctx.service,
+      `{"language":"python","code":"x","testCases":[{"args":{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}},"expected":1}]}`,
+    );
     expect([400, 413]).toContain(veryDeep.status);
   });
 
@@ -53,13 +62,17 @@ describe.each(RUNTIMES)('payload attacks under %s', (runtime) => {
 
   it.concurrent('javascript: nesting of 200 levels runs and round-trips', async () => {
     const value = nest(200);
-    const { results } = await attack(ctx, 'javascript', 'function f(a) { return a; }', { testCases: [{ args: { a: value }, expected: value }] });
+    const { results } = await attack(ctx, 'javascript', 'function f(a) { return a; }', {
+      testCases: [{ args: { a: value }, expected: value }],
+    });
     expect(results[0]).toMatchObject({ passed: true, error: null });
   });
 
   it.concurrent('python: a flat array of 300 000 numbers is parsed without stalling the service', async () => {
     const nums = Array.from({ length: 300_000 }, (_, i) => i % 10);
-    const { results, maxLoopDelayMs } = await attack(ctx, 'python', 'def f(nums):\n    return sum(nums)\n', { testCases: [{ args: { nums }, expected: 1_350_000 }] });
+    const { results, maxLoopDelayMs } = await attack(ctx, 'python', 'def f(nums):\n    return sum(nums)\n', {
+      testCases: [{ args: { nums }, expected: 1_350_000 }],
+    });
     expect(results[0]).toMatchObject({ passed: true, error: null });
     expect(maxLoopDelayMs, 'longest event-loop stall of the service').toBeLessThan(1_000);
   });

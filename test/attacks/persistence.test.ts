@@ -52,7 +52,10 @@ const JS_LOOK = `function f(tag) {
 describe.each(RUNTIMES)('persistence attacks under %s', (runtime) => {
   const ctx = useAttackService(runtime);
 
-  for (const [language, plant, look] of [['python', PYTHON_PLANT, PYTHON_LOOK], ['javascript', JS_PLANT, JS_LOOK]] as const) {
+  for (const [language, plant, look] of [
+    ['python', PYTHON_PLANT, PYTHON_LOOK],
+    ['javascript', JS_PLANT, JS_LOOK],
+  ] as const) {
     it.concurrent(`${language}: a detached background process does not survive its execution`, async () => {
       const tag = marker('sleeper');
       const planting = attack(ctx, language, plant, { testCases: [{ args: { tag }, expected: null }] });

@@ -58,12 +58,16 @@ describe.each(RUNTIMES)('privilege attacks under %s', (runtime) => {
     const out = results[0].actual as Record<string, unknown>;
     expect(out.uid).toEqual(['10001', '10001', '10001', '10001']);
     expect(out.gid).toEqual(['10001', '10001', '10001', '10001']);
-    expect((out.groups as string[]).filter((g) => g !== '10001'), 'supplementary groups').toEqual([]);
+    expect(
+      (out.groups as string[]).filter((g) => g !== '10001'),
+      'supplementary groups',
+    ).toEqual([]);
     for (const [set, value] of Object.entries(out.caps as Record<string, string>)) expect(value, set).toMatch(/^0+$/);
     expect(Object.keys(out.caps as object)).toEqual(expect.arrayContaining(['CapPrm', 'CapEff', 'CapBnd']));
     // gVisor's /proc does not show NoNewPrivs; runc's does
     if (runtime !== 'runsc') expect(out.nnp).toBe('1');
-    for (const call of ['setuid', 'seteuid', 'setgid', 'setgroups', 'chroot', 'mount', 'umount', 'ptrace pid 1']) expect(out[call], call).toBe(EPERM);
+    for (const call of ['setuid', 'seteuid', 'setgid', 'setgroups', 'chroot', 'mount', 'umount', 'ptrace pid 1'])
+      expect(out[call], call).toBe(EPERM);
     // runc: creating a device node needs CAP_MKNOD. gVisor lets it be made in its own tmpfs, but
     // it leads to no host device: opening it fails either way.
     if (runtime !== 'runsc') expect(out.mknod).toBe(EPERM);
@@ -99,6 +103,7 @@ describe.each(RUNTIMES)('privilege attacks under %s', (runtime) => {
     const out = results[0].actual as Record<string, unknown>;
     expect([out.setuid, out.setgid, out.setgroups]).toEqual(['EPERM', 'EPERM', 'EPERM']);
     expect(out.uid).toEqual([10001, 10001, 10001, 10001]);
-    for (const command of ['mount -t tmpfs none /tmp', 'unshare -m true', 'nsenter -t 1 -m true']) expect(out[command], command).not.toBe(0);
+    for (const command of ['mount -t tmpfs none /tmp', 'unshare -m true', 'nsenter -t 1 -m true'])
+      expect(out[command], command).not.toBe(0);
   });
 });

@@ -20,12 +20,15 @@ const FLOOD = 12_000_000;
 const FAKE_FRAMES = FLOOD / 100;
 const twoCases = [1, 2].map((x) => ({ args: { x }, expected: x }));
 /** Python: `NONCE()` digs the job's nonce out of the harness's memory (user code shares its process). */
-const PY_NONCE = 'import gc\ndef NONCE():\n    return next(o["nonce"] for o in gc.get_objects() if isinstance(o, dict) and "nonce" in o and "cases" in o)\n';
+const PY_NONCE =
+  'import gc\ndef NONCE():\n    return next(o["nonce"] for o in gc.get_objects() if isinstance(o, dict) and "nonce" in o and "cases" in o)\n';
 
 /** Python: `write_all(data)` puts all of `data` on fd 1, however the pipe splits it. */
-const PY_WRITE_ALL = 'import os\ndef write_all(data):\n    view = memoryview(data)\n    while view:\n        view = view[os.write(1, view):]\n';
+const PY_WRITE_ALL =
+  'import os\ndef write_all(data):\n    view = memoryview(data)\n    while view:\n        view = view[os.write(1, view):]\n';
 /** JavaScript: `writeAll(data)` puts all of `data` on fd 1, waiting out a full non-blocking pipe. */
-const JS_WRITE_ALL = "const fs = require('fs');\nfunction writeAll(data) {\n  for (let off = 0; off < data.length;) {\n    try { off += fs.writeSync(1, data, off); } catch (e) { if (e.code !== 'EAGAIN') throw e; }\n  }\n}\n";
+const JS_WRITE_ALL =
+  "const fs = require('fs');\nfunction writeAll(data) {\n  for (let off = 0; off < data.length;) {\n    try { off += fs.writeSync(1, data, off); } catch (e) { if (e.code !== 'EAGAIN') throw e; }\n  }\n}\n";
 
 const TOO_LARGE: Record<AttackLanguage, RegExp> = {
   python: /^ValueError: return value too large: at least 20000002 bytes as JSON \(limit 1048576\)$/,
@@ -42,7 +45,10 @@ describe.each(RUNTIMES)('protocol flood attacks under %s', (runtime) => {
   const flood = async (language: AttackLanguage, code: string, startsWith: string) => {
     const outcome = await attack(ctx, language, code, { testCases: twoCases });
     expect(outcome.reply.status).toBe(200);
-    expect(outcome.results.map((r) => [r.passed, r.actual, r.error])).toEqual([[true, 1, null], [true, 2, null]]);
+    expect(outcome.results.map((r) => [r.passed, r.actual, r.error])).toEqual([
+      [true, 1, null],
+      [true, 2, null],
+    ]);
     const [flooded, next] = outcome.results;
     expect(flooded.stdout.startsWith(startsWith)).toBe(true);
     expect(flooded.stdout.endsWith(MARKER)).toBe(true);
@@ -77,7 +83,11 @@ describe.each(RUNTIMES)('protocol flood attacks under %s', (runtime) => {
   });
 
   it.concurrent('python: 12 MB of bare frame marks on fd 1', async () => {
-    await flood('python', `${PY_WRITE_ALL}def f(x):\n    if x == 1:\n        write_all(b"\\x1e" * ${FLOOD})\n    return x\n`, '\x1e\x1e\x1e');
+    await flood(
+      'python',
+      `${PY_WRITE_ALL}def f(x):\n    if x == 1:\n        write_all(b"\\x1e" * ${FLOOD})\n    return x\n`,
+      '\x1e\x1e\x1e',
+    );
   });
 
   it.concurrent('python: a 12 MB frame forged with the nonce dug out of the harness is dropped, not buffered', async () => {
@@ -94,7 +104,10 @@ describe.each(RUNTIMES)('protocol flood attacks under %s', (runtime) => {
     const code = `${PY_WRITE_ALL}${PY_NONCE}FORGED = ${JSON.stringify(forged)}\ndef f(x):\n    for body in FORGED:\n        write_all(("\\x1e%s %s\\n" % (NONCE(), body)).encode())\n    return x\n`;
     const { reply, results } = await attack(ctx, 'python', code, { testCases: twoCases });
     expect(reply.status).toBe(200);
-    expect(results.map((r) => [r.passed, r.actual, r.error])).toEqual([[true, 1, null], [true, 2, null]]);
+    expect(results.map((r) => [r.passed, r.actual, r.error])).toEqual([
+      [true, 1, null],
+      [true, 2, null],
+    ]);
   });
 
   it.concurrent('python: a forged result with 1 MB of output and a huge runtime is cut down on the host', async () => {
@@ -102,21 +115,28 @@ describe.each(RUNTIMES)('protocol flood attacks under %s', (runtime) => {
     const { reply, results } = await attack(ctx, 'python', code, { testCases: twoCases });
     expect(reply.status).toBe(200);
     // the forged frame stands for its own case (it reports what f could have returned anyway)
-    expect(results.map((r) => [r.passed, r.actual, r.error])).toEqual([[true, 1, null], [true, 2, null]]);
+    expect(results.map((r) => [r.passed, r.actual, r.error])).toEqual([
+      [true, 1, null],
+      [true, 2, null],
+    ]);
     expect(results[1].stdout).toBe(`${'f'.repeat(CAP)}${MARKER}`);
     // no case can have run longer than its job
     expect(Number(results[1].runtime.replace(/ms$/, ''))).toBeLessThanOrEqual(BUDGET_MS);
   });
 
-  it.concurrent.each<AttackLanguage>(['python', 'javascript'])('%s: a 20 MB return value fails its case with a clear error, the next case is right', async (language) => {
-    const code = language === 'python'
-      ? 'def f(x):\n    if x == 1:\n        return "x" * 20_000_000\n    return x\n'
-      : "function f(x) {\n  if (x === 1) return 'x'.repeat(20_000_000);\n  return x;\n}\n";
-    const { reply, results, maxLoopDelayMs } = await attack(ctx, language, code, { testCases: twoCases });
-    expect(reply.status).toBe(200);
-    expect(results[0]).toMatchObject({ passed: false, actual: null, stdout: '' });
-    expect(results[0].error).toMatch(TOO_LARGE[language]);
-    expect(results[1]).toMatchObject({ passed: true, actual: 2, error: null });
-    expect(maxLoopDelayMs).toBeLessThan(MAX_LOOP_DELAY_MS);
-  });
+  it.concurrent.each<AttackLanguage>(['python', 'javascript'])(
+    '%s: a 20 MB return value fails its case with a clear error, the next case is right',
+    async (language) => {
+      const code =
+        language === 'python'
+          ? 'def f(x):\n    if x == 1:\n        return "x" * 20_000_000\n    return x\n'
+          : "function f(x) {\n  if (x === 1) return 'x'.repeat(20_000_000);\n  return x;\n}\n";
+      const { reply, results, maxLoopDelayMs } = await attack(ctx, language, code, { testCases: twoCases });
+      expect(reply.status).toBe(200);
+      expect(results[0]).toMatchObject({ passed: false, actual: null, stdout: '' });
+      expect(results[0].error).toMatch(TOO_LARGE[language]);
+      expect(results[1]).toMatchObject({ passed: true, actual: 2, error: null });
+      expect(maxLoopDelayMs).toBeLessThan(MAX_LOOP_DELAY_MS);
+    },
+  );
 });

@@ -19,9 +19,13 @@ describe.each(RUNTIMES)('recursion attacks under %s', (runtime) => {
   });
 
   it.concurrent('python: deep recursion in a thread with a 256 MB stack is contained', async () => {
-    const code = 'import sys, threading\nsys.setrecursionlimit(10 ** 9)\ndef down(n):\n    return down(n + 1) + 1\ndef f(x):\n    threading.stack_size(256 * 1024 * 1024)\n    t = threading.Thread(target=down, args=(0,))\n    t.start()\n    t.join()\n    return x\n';
+    const code =
+      'import sys, threading\nsys.setrecursionlimit(10 ** 9)\ndef down(n):\n    return down(n + 1) + 1\ndef f(x):\n    threading.stack_size(256 * 1024 * 1024)\n    t = threading.Thread(target=down, args=(0,))\n    t.start()\n    t.join()\n    return x\n';
     const { results } = await attack(ctx, 'python', code);
-    expect(results[0].error === null || /^(memory limit exceeded|the sandbox process exited|timed out|RuntimeError|ValueError)/.test(results[0].error)).toBe(true);
+    expect(
+      results[0].error === null ||
+        /^(memory limit exceeded|the sandbox process exited|timed out|RuntimeError|ValueError)/.test(results[0].error),
+    ).toBe(true);
   });
 
   it.concurrent('javascript: unbounded recursion is a RangeError', async () => {
@@ -50,16 +54,31 @@ describe.each(RUNTIMES)('recursion attacks under %s', (runtime) => {
   });
 
   it.concurrent('python: cyclic and hostile return values are encoded without failing the harness', async () => {
-    const code = 'class Evil:\n    def __repr__(self):\n        raise RuntimeError("no repr")\n    def __eq__(self, other):\n        raise RuntimeError("no eq")\n    __hash__ = object.__hash__\nclass EvilDict(dict):\n    def items(self):\n        raise RuntimeError("no items")\ndef f(x):\n    a = [1]\n    a.append(a)\n    d = EvilDict(k=1)\n    return {"cycle": a, "evil": Evil(), "dict": d, "set": {Evil()}}\n';
-    const { reply, results } = await attack(ctx, 'python', code, { testCases: [{ args: { x: 1 }, expected: 1 }, { args: { x: 2 }, expected: 2 }] });
+    const code =
+      'class Evil:\n    def __repr__(self):\n        raise RuntimeError("no repr")\n    def __eq__(self, other):\n        raise RuntimeError("no eq")\n    __hash__ = object.__hash__\nclass EvilDict(dict):\n    def items(self):\n        raise RuntimeError("no items")\ndef f(x):\n    a = [1]\n    a.append(a)\n    d = EvilDict(k=1)\n    return {"cycle": a, "evil": Evil(), "dict": d, "set": {Evil()}}\n';
+    const { reply, results } = await attack(ctx, 'python', code, {
+      testCases: [
+        { args: { x: 1 }, expected: 1 },
+        { args: { x: 2 }, expected: 2 },
+      ],
+    });
     expect(reply.status).toBe(200);
     expect(results.map((r) => r.passed)).toEqual([false, false]);
   });
 
-  it.concurrent('javascript: cyclic and hostile return values (throwing Proxy, getters, toJSON) are encoded without failing the harness', async () => {
-    const code = "function f(x) {\n  const boom = () => { throw new Error('boom'); };\n  const proxy = new Proxy({}, { get: boom, ownKeys: boom, getPrototypeOf: boom, has: boom, getOwnPropertyDescriptor: boom });\n  const cycle = [1];\n  cycle.push(cycle);\n  return { cycle, proxy, getter: { get v() { return boom(); } }, json: { toJSON: boom } };\n}\n";
-    const { reply, results } = await attack(ctx, 'javascript', code, { testCases: [{ args: { x: 1 }, expected: 1 }, { args: { x: 2 }, expected: 2 }] });
-    expect(reply.status).toBe(200);
-    expect(results.map((r) => r.passed)).toEqual([false, false]);
-  });
+  it.concurrent(
+    'javascript: cyclic and hostile return values (throwing Proxy, getters, toJSON) are encoded without failing the harness',
+    async () => {
+      const code =
+        "function f(x) {\n  const boom = () => { throw new Error('boom'); };\n  const proxy = new Proxy({}, { get: boom, ownKeys: boom, getPrototypeOf: boom, has: boom, getOwnPropertyDescriptor: boom });\n  const cycle = [1];\n  cycle.push(cycle);\n  return { cycle, proxy, getter: { get v() { return boom(); } }, json: { toJSON: boom } };\n}\n";
+      const { reply, results } = await attack(ctx, 'javascript', code, {
+        testCases: [
+          { args: { x: 1 }, expected: 1 },
+          { args: { x: 2 }, expected: 2 },
+        ],
+      });
+      expect(reply.status).toBe(200);
+      expect(results.map((r) => r.passed)).toEqual([false, false]);
+    },
+  );
 });

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { attack, RUNTIMES, useAttackService, type AttackLanguage } from './support.js';
 
 const threeCases = [1, 2, 3].map((x) => ({ args: { x }, expected: x }));
-const EXITED = (code: number | string = '\\d+') => new RegExp(`^the sandbox process exited before this case finished \\(exit code ${code}\\)$`);
+const EXITED = (code: number | string = '\\d+') =>
+  new RegExp(`^the sandbox process exited before this case finished \\(exit code ${code}\\)$`);
 
 describe.each(RUNTIMES)('kill and exit attacks under %s', (runtime) => {
   const ctx = useAttackService(runtime);
@@ -24,44 +25,85 @@ describe.each(RUNTIMES)('kill and exit attacks under %s', (runtime) => {
     return results;
   };
 
-  it.concurrent('python: os.kill(os.getppid(), 9)', () => killer('python', 'import os\ndef f(x):\n    if x == 2:\n        os.kill(os.getppid(), 9)\n    return x\n'));
-  it.concurrent('python: os.kill(1, 9)', () => killer('python', 'import os\ndef f(x):\n    if x == 2:\n        os.kill(1, 9)\n    return x\n'));
+  it.concurrent('python: os.kill(os.getppid(), 9)', () =>
+    killer('python', 'import os\ndef f(x):\n    if x == 2:\n        os.kill(os.getppid(), 9)\n    return x\n'),
+  );
+  it.concurrent('python: os.kill(1, 9)', () =>
+    killer('python', 'import os\ndef f(x):\n    if x == 2:\n        os.kill(1, 9)\n    return x\n'),
+  );
   it.concurrent('python: os.kill(-1, 9) finds no process to kill', async () => {
     // -1 means every process the caller may signal except itself and init: inside the sandbox's
     // PID namespace there is none, and nothing outside it can be named at all.
-    const { results } = await attack(ctx, 'python', 'import os\ndef f(x):\n    if x == 2:\n        os.kill(-1, 9)\n    return x\n', { testCases: threeCases });
-    expect(results.map((r) => [r.passed, r.error])).toEqual([[true, null], [false, expect.stringMatching(/^ProcessLookupError/)], [true, null]]);
+    const { results } = await attack(ctx, 'python', 'import os\ndef f(x):\n    if x == 2:\n        os.kill(-1, 9)\n    return x\n', {
+      testCases: threeCases,
+    });
+    expect(results.map((r) => [r.passed, r.error])).toEqual([
+      [true, null],
+      [false, expect.stringMatching(/^ProcessLookupError/)],
+      [true, null],
+    ]);
   });
-  it.concurrent('javascript: process.kill(process.pid)', () => killer('javascript', 'function f(x) { if (x === 2) process.kill(process.pid); return x; }'));
-  it.concurrent('javascript: process.kill(1)', () => killer('javascript', "function f(x) { if (x === 2) process.kill(1, 'SIGKILL'); return x; }"));
-  it.concurrent('javascript: process.kill(process.ppid, SIGKILL)', () => killer('javascript', "function f(x) { if (x === 2) process.kill(process.ppid, 'SIGKILL'); return x; }"));
+  it.concurrent('javascript: process.kill(process.pid)', () =>
+    killer('javascript', 'function f(x) { if (x === 2) process.kill(process.pid); return x; }'),
+  );
+  it.concurrent('javascript: process.kill(1)', () =>
+    killer('javascript', "function f(x) { if (x === 2) process.kill(1, 'SIGKILL'); return x; }"),
+  );
+  it.concurrent('javascript: process.kill(process.ppid, SIGKILL)', () =>
+    killer('javascript', "function f(x) { if (x === 2) process.kill(process.ppid, 'SIGKILL'); return x; }"),
+  );
 
   it.concurrent('python: os._exit mid-case marks the rest with the exit code', async () => {
-    const { reply, results } = await attack(ctx, 'python', 'import os\ndef f(x):\n    if x == 2:\n        os._exit(3)\n    return x\n', { testCases: threeCases });
+    const { reply, results } = await attack(ctx, 'python', 'import os\ndef f(x):\n    if x == 2:\n        os._exit(3)\n    return x\n', {
+      testCases: threeCases,
+    });
     expect(reply.status).toBe(200);
-    expect(results.map((r) => [r.passed, r.error])).toEqual([[true, null], [false, expect.stringMatching(EXITED(3))], [false, expect.stringMatching(EXITED(3))]]);
+    expect(results.map((r) => [r.passed, r.error])).toEqual([
+      [true, null],
+      [false, expect.stringMatching(EXITED(3))],
+      [false, expect.stringMatching(EXITED(3))],
+    ]);
   });
 
   it.concurrent('javascript: process.exit mid-case marks the rest with the exit code', async () => {
-    const { reply, results } = await attack(ctx, 'javascript', 'function f(x) { if (x === 2) process.exit(3); return x; }', { testCases: threeCases });
+    const { reply, results } = await attack(ctx, 'javascript', 'function f(x) { if (x === 2) process.exit(3); return x; }', {
+      testCases: threeCases,
+    });
     expect(reply.status).toBe(200);
-    expect(results.map((r) => [r.passed, r.error])).toEqual([[true, null], [false, expect.stringMatching(EXITED(3))], [false, expect.stringMatching(EXITED(3))]]);
+    expect(results.map((r) => [r.passed, r.error])).toEqual([
+      [true, null],
+      [false, expect.stringMatching(EXITED(3))],
+      [false, expect.stringMatching(EXITED(3))],
+    ]);
   });
 
   it.concurrent('python: sys.exit is an ordinary case error', async () => {
-    const { results } = await attack(ctx, 'python', 'import sys\ndef f(x):\n    if x == 2:\n        sys.exit(3)\n    return x\n', { testCases: threeCases });
-    expect(results.map((r) => [r.passed, r.error])).toEqual([[true, null], [false, expect.stringMatching(/^SystemExit/)], [true, null]]);
+    const { results } = await attack(ctx, 'python', 'import sys\ndef f(x):\n    if x == 2:\n        sys.exit(3)\n    return x\n', {
+      testCases: threeCases,
+    });
+    expect(results.map((r) => [r.passed, r.error])).toEqual([
+      [true, null],
+      [false, expect.stringMatching(/^SystemExit/)],
+      [true, null],
+    ]);
   });
 
   it.concurrent('python: crashing the interpreter (a segfault through ctypes) is a well-formed failure', async () => {
-    const { reply, results } = await attack(ctx, 'python', 'import ctypes\ndef f(x):\n    if x == 2:\n        ctypes.string_at(0)\n    return x\n', { testCases: threeCases });
+    const { reply, results } = await attack(
+      ctx,
+      'python',
+      'import ctypes\ndef f(x):\n    if x == 2:\n        ctypes.string_at(0)\n    return x\n',
+      { testCases: threeCases },
+    );
     expect(reply.status).toBe(200);
     expect(results[0]).toMatchObject({ passed: true, error: null });
     expect(results[1].error).toMatch(EXITED());
   });
 
   it.concurrent('javascript: process.abort() is a well-formed failure', async () => {
-    const { reply, results } = await attack(ctx, 'javascript', 'function f(x) { if (x === 2) process.abort(); return x; }', { testCases: threeCases });
+    const { reply, results } = await attack(ctx, 'javascript', 'function f(x) { if (x === 2) process.abort(); return x; }', {
+      testCases: threeCases,
+    });
     expect(reply.status).toBe(200);
     expect(results[0]).toMatchObject({ passed: true, error: null });
     expect(results[1].error).toMatch(EXITED());

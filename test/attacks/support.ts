@@ -16,11 +16,14 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import type { Service } from '../../src/service.js';
 import { execute, leftoverContainers, startTestService, type ExecuteReply } from '../support/service.js';
 
-export const RUNTIMES = (process.env.ATTACK_RUNTIMES ?? 'runc,runsc').split(',').map((r) => r.trim()).filter(Boolean);
+export const RUNTIMES = (process.env.ATTACK_RUNTIMES ?? 'runc,runsc')
+  .split(',')
+  .map((r) => r.trim())
+  .filter(Boolean);
 /** The execution budget the attack services run with. */
 export const BUDGET_MS = 5_000;
 /** Every attack must be answered within the budget plus one second. */
-export const ANSWER_WITHIN_MS = BUDGET_MS + 1_000;
+const ANSWER_WITHIN_MS = BUDGET_MS + 1_000;
 /**
  * Attacks in flight at once on this machine, across test files (see takeSlot). One per core by
  * default: many attacks pin a CPU for the whole budget, and with more of them than cores the suite
@@ -30,8 +33,19 @@ export const ANSWER_WITHIN_MS = BUDGET_MS + 1_000;
 const ATTACK_CONCURRENCY = Math.max(1, Number(process.env.ATTACK_CONCURRENCY ?? os.availableParallelism()));
 
 export type AttackLanguage = 'python' | 'javascript';
-export interface TestCase { args: Record<string, unknown>; expected: unknown }
-export interface CaseResult { input: unknown; expected: unknown; actual: unknown; passed: boolean; runtime: string; stdout: string; error: string | null }
+interface TestCase {
+  args: Record<string, unknown>;
+  expected: unknown;
+}
+interface CaseResult {
+  input: unknown;
+  expected: unknown;
+  actual: unknown;
+  passed: boolean;
+  runtime: string;
+  stdout: string;
+  error: string | null;
+}
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 export const marker = (prefix = 'pwned') => `${prefix}-${randomBytes(6).toString('hex')}`;
@@ -95,8 +109,10 @@ async function expectSettled(service: Service): Promise<void> {
     const notRunning = containers.filter((c) => c.State !== 'running');
     if (busy === 0 && containers.length <= pooled && notRunning.length === 0) return;
     if (Date.now() > deadline) {
-      expect({ busy, containers: containers.length, notRunning: notRunning.map((c) => `${c.Id.slice(0, 12)} ${c.State}`) }, 'the service did not settle: leaked containers?')
-        .toEqual({ busy: 0, containers: Math.min(containers.length, pooled), notRunning: [] });
+      expect(
+        { busy, containers: containers.length, notRunning: notRunning.map((c) => `${c.Id.slice(0, 12)} ${c.State}`) },
+        'the service did not settle: leaked containers?',
+      ).toEqual({ busy: 0, containers: Math.min(containers.length, pooled), notRunning: [] });
     }
     await sleep(250);
   }
@@ -173,7 +189,12 @@ export interface AttackOutcome {
  * Sends one hostile execution and checks the common promises: a well-formed answer (200 or 408),
  * within the budget plus one second, and a correct normal execution right after it.
  */
-export async function attack(ctx: AttackContext, language: AttackLanguage | 'typescript', code: string, options: AttackOptions = {}): Promise<AttackOutcome> {
+export async function attack(
+  ctx: AttackContext,
+  language: AttackLanguage | 'typescript',
+  code: string,
+  options: AttackOptions = {},
+): Promise<AttackOutcome> {
   const testCases = options.testCases ?? oneCase;
   const body = { language, code, testCases, functionName: options.functionName ?? 'f' };
   const outcome = await withSlot(async () => {
@@ -196,7 +217,7 @@ export async function attack(ctx: AttackContext, language: AttackLanguage | 'typ
 }
 
 /** The shape every 200/408 answer has: one result per case, in order, each with one-line error or null. */
-export function expectWellFormed(reply: ExecuteReply, testCases: TestCase[]): CaseResult[] {
+function expectWellFormed(reply: ExecuteReply, testCases: TestCase[]): CaseResult[] {
   const results = reply.body.results as CaseResult[] | undefined;
   expect(Array.isArray(results), 'results is an array').toBe(true);
   expect(results).toHaveLength(testCases.length);
@@ -231,7 +252,11 @@ const SANITY_CASES: TestCase[] = [
   { args: { a: 'x', b: 'y' }, expected: 'xy' },
 ];
 
-interface HealthReply { language: AttackLanguage; reply: ExecuteReply; elapsedMs: number }
+interface HealthReply {
+  language: AttackLanguage;
+  reply: ExecuteReply;
+  elapsedMs: number;
+}
 
 async function checkHealth(ctx: AttackContext, language: AttackLanguage): Promise<HealthReply> {
   const started = Date.now();
@@ -241,7 +266,10 @@ async function checkHealth(ctx: AttackContext, language: AttackLanguage): Promis
 
 function expectHealthyReply({ language, reply, elapsedMs }: HealthReply): void {
   expect(reply.status, `normal ${language} execution after an attack: ${JSON.stringify(reply.body).slice(0, 300)}`).toBe(200);
-  expect(reply.body.results?.map((r) => [r.passed, r.error, r.stdout])).toEqual([[true, null, ''], [true, null, '']]);
+  expect(reply.body.results?.map((r) => [r.passed, r.error, r.stdout])).toEqual([
+    [true, null, ''],
+    [true, null, ''],
+  ]);
   expect(elapsedMs, 'normal execution time').toBeLessThan(ANSWER_WITHIN_MS);
 }
 
@@ -262,7 +290,11 @@ export function hostProcessesWith(text: string): number[] {
 /** Polls the host for processes carrying `text` in their command line until `stop` resolves; whether any was seen. */
 export async function watchHostProcesses(text: string, stop: Promise<unknown>): Promise<boolean> {
   let done = false;
-  void stop.finally(() => { done = true; }).catch(() => undefined);
+  void stop
+    .finally(() => {
+      done = true;
+    })
+    .catch(() => undefined);
   let seen = false;
   while (!done && !seen) {
     seen = hostProcessesWith(text).length > 0;

@@ -28,8 +28,12 @@ describe('bindArgs, Python', () => {
   });
 
   it('binds normalised names to the real parameter names', () => {
-    expect(bindArgs({ numList: [1], Target_Value: 5 }, [pos('num_list'), pos('targetvalue')], 'python'))
-      .toEqual({ ok: true, args: [], kwargs: { num_list: [1], targetvalue: 5 }, undef: [] });
+    expect(bindArgs({ numList: [1], Target_Value: 5 }, [pos('num_list'), pos('targetvalue')], 'python')).toEqual({
+      ok: true,
+      args: [],
+      kwargs: { num_list: [1], targetvalue: 5 },
+      undef: [],
+    });
   });
 
   it('prefers an exact name over a convention match for the same parameter', () => {
@@ -42,11 +46,17 @@ describe('bindArgs, Python', () => {
   });
 
   it('rejects more positional values than the function takes', () => {
-    expect(bindArgs({ x: 1, y: 2, z: 3 }, [pos('a'), pos('b')], 'python', 'f')).toEqual({ ok: false, error: "unexpected argument(s) 'z' for f(a, b)" });
+    expect(bindArgs({ x: 1, y: 2, z: 3 }, [pos('a'), pos('b')], 'python', 'f')).toEqual({
+      ok: false,
+      error: "unexpected argument(s) 'z' for f(a, b)",
+    });
   });
 
   it('names extra keys when binding by name', () => {
-    expect(bindArgs({ a: 1, x: 2, y: 3 }, [pos('a'), pos('b')], 'python', 'f')).toEqual({ ok: false, error: "unexpected argument(s) 'x', 'y' for f(a, b)" });
+    expect(bindArgs({ a: 1, x: 2, y: 3 }, [pos('a'), pos('b')], 'python', 'f')).toEqual({
+      ok: false,
+      error: "unexpected argument(s) 'x', 'y' for f(a, b)",
+    });
   });
 
   it('lets defaults and missing required parameters be omitted', () => {
@@ -66,17 +76,31 @@ describe('bindArgs, Python', () => {
   });
 
   it('gives extra keys to *args in key order, with the positional parameters by position', () => {
-    expect(bindArgs({ a: 1, x: 2, y: 3, k: 4 }, [pos('a'), rest('args'), kwOnly('k')], 'python'))
-      .toEqual({ ok: true, args: [1, 2, 3], kwargs: { k: 4 }, undef: [] });
+    expect(bindArgs({ a: 1, x: 2, y: 3, k: 4 }, [pos('a'), rest('args'), kwOnly('k')], 'python')).toEqual({
+      ok: true,
+      args: [1, 2, 3],
+      kwargs: { k: 4 },
+      undef: [],
+    });
   });
 
   it('spreads an array given under the *args name', () => {
-    expect(bindArgs({ a: 1, args: [2, 3] }, [pos('a'), rest('args')], 'python')).toEqual({ ok: true, args: [1, 2, 3], kwargs: {}, undef: [] });
+    expect(bindArgs({ a: 1, args: [2, 3] }, [pos('a'), rest('args')], 'python')).toEqual({
+      ok: true,
+      args: [1, 2, 3],
+      kwargs: {},
+      undef: [],
+    });
   });
 
   it('gives extra keys to **kwargs by name', () => {
     expect(bindArgs({ a: 1, x: 2 }, [pos('a'), kwargs('kw')], 'python')).toEqual({ ok: true, args: [], kwargs: { a: 1, x: 2 }, undef: [] });
-    expect(bindArgs({ a: 1, x: 2 }, [pos('a'), rest('args'), kwargs('kw')], 'python')).toEqual({ ok: true, args: [], kwargs: { a: 1, x: 2 }, undef: [] });
+    expect(bindArgs({ a: 1, x: 2 }, [pos('a'), rest('args'), kwargs('kw')], 'python')).toEqual({
+      ok: true,
+      args: [],
+      kwargs: { a: 1, x: 2 },
+      undef: [],
+    });
   });
 
   it('passes values through untouched', () => {
@@ -90,17 +114,30 @@ describe('bindArgs, Python', () => {
 
 describe('bindArgs, JavaScript', () => {
   it('builds the positional list in parameter order', () => {
-    expect(bindArgs({ target: 9, nums: [2, 7] }, [pos('nums'), pos('target')], 'javascript')).toEqual({ ok: true, args: [[2, 7], 9], kwargs: {}, undef: [] });
+    expect(bindArgs({ target: 9, nums: [2, 7] }, [pos('nums'), pos('target')], 'javascript')).toEqual({
+      ok: true,
+      args: [[2, 7], 9],
+      kwargs: {},
+      undef: [],
+    });
   });
 
   it('binds snake_case keys to camelCase parameters', () => {
-    expect(bindArgs({ num_list: [1], max_value: 2 }, [pos('numList'), pos('maxValue')], 'javascript'))
-      .toEqual({ ok: true, args: [[1], 2], kwargs: {}, undef: [] });
+    expect(bindArgs({ num_list: [1], max_value: 2 }, [pos('numList'), pos('maxValue')], 'javascript')).toEqual({
+      ok: true,
+      args: [[1], 2],
+      kwargs: {},
+      undef: [],
+    });
   });
 
   it('marks omitted parameters before a given one as undefined', () => {
-    expect(bindArgs({ c: 3 }, [pos('a', true), pos('b', true), pos('c'), pos('d', true)], 'javascript'))
-      .toEqual({ ok: true, args: [null, null, 3], kwargs: {}, undef: [0, 1] });
+    expect(bindArgs({ c: 3 }, [pos('a', true), pos('b', true), pos('c'), pos('d', true)], 'javascript')).toEqual({
+      ok: true,
+      args: [null, null, 3],
+      kwargs: {},
+      undef: [0, 1],
+    });
   });
 
   it('drops trailing omitted parameters', () => {
@@ -108,17 +145,29 @@ describe('bindArgs, JavaScript', () => {
   });
 
   it('gives extra keys to the rest parameter after every positional one', () => {
-    expect(bindArgs({ x: 5, a: 1, y: 6 }, [pos('a'), pos('b', true), rest('more')], 'javascript'))
-      .toEqual({ ok: true, args: [1, null, 5, 6], kwargs: {}, undef: [1] });
+    expect(bindArgs({ x: 5, a: 1, y: 6 }, [pos('a'), pos('b', true), rest('more')], 'javascript')).toEqual({
+      ok: true,
+      args: [1, null, 5, 6],
+      kwargs: {},
+      undef: [1],
+    });
     expect(bindArgs({ more: [1, 2] }, [rest('more')], 'javascript')).toEqual({ ok: true, args: [1, 2], kwargs: {}, undef: [] });
   });
 
   it('binds by key order, rest included, when no key names a parameter', () => {
-    expect(bindArgs({ p: 1, q: 2, r: 3 }, [pos('a'), rest('more')], 'javascript')).toEqual({ ok: true, args: [1, 2, 3], kwargs: {}, undef: [] });
+    expect(bindArgs({ p: 1, q: 2, r: 3 }, [pos('a'), rest('more')], 'javascript')).toEqual({
+      ok: true,
+      args: [1, 2, 3],
+      kwargs: {},
+      undef: [],
+    });
   });
 
   it('names extra keys in the error', () => {
-    expect(bindArgs({ a: 1, zz: 2 }, [pos('a'), pos('b', true)], 'javascript', 'f')).toEqual({ ok: false, error: "unexpected argument(s) 'zz' for f(a, b=…)" });
+    expect(bindArgs({ a: 1, zz: 2 }, [pos('a'), pos('b', true)], 'javascript', 'f')).toEqual({
+      ok: false,
+      error: "unexpected argument(s) 'zz' for f(a, b=…)",
+    });
   });
 
   it('binds an empty object to an empty call', () => {
@@ -126,7 +175,7 @@ describe('bindArgs, JavaScript', () => {
   });
 });
 
-it('describeSignature writes each language\'s syntax', () => {
+it("describeSignature writes each language's syntax", () => {
   const params: ParamInfo[] = [{ ...pos('a'), positionalOnly: true }, pos('b', true), rest('args'), kwOnly('k'), kwargs('kw')];
   expect(describeSignature('f', params, 'python')).toBe('f(a, /, b=…, *args, k, **kw)');
   expect(describeSignature('f', [pos('a'), kwOnly('k')], 'python')).toBe('f(a, *, k)');
@@ -137,8 +186,13 @@ describe.each(['python', 'javascript', 'typescript'] as const)('HumanEval corpus
   it('binds every test case by name, in the parameter order', () => {
     const file = path.resolve(import.meta.dirname, `../../../shared/corpus/humaneval-${language}.jsonl`);
     const problems: string[] = [];
-    for (const text of readFileSync(file, 'utf8').split('\n').filter((line) => line.trim() !== '')) {
-      const line = parse(text) as { id: string; request: { code: string; functionName: string; testCases: Array<{ args: Record<string, unknown> }> } };
+    for (const text of readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '')) {
+      const line = parse(text) as {
+        id: string;
+        request: { code: string; functionName: string; testCases: Array<{ args: Record<string, unknown> }> };
+      };
       const defs = language === 'python' ? findPythonDefinitions(line.request.code) : findJsDefinitions(line.request.code, language);
       const resolution = resolveFunction(line.request, language, defs);
       if (resolution.kind !== 'static') {
@@ -148,9 +202,13 @@ describe.each(['python', 'javascript', 'typescript'] as const)('HumanEval corpus
       for (const testCase of line.request.testCases) {
         const bound = bindArgs(testCase.args, resolution.def.params, language, resolution.def.name);
         const values = Object.values(testCase.args);
-        const ok = bound.ok && (language === 'python'
-          ? bound.args.length === 0 && Object.values(bound.kwargs).every((value, i) => value === values[i]) && Object.keys(bound.kwargs).length === values.length
-          : bound.undef.length === 0 && bound.args.length === values.length && bound.args.every((value, i) => value === values[i]));
+        const ok =
+          bound.ok &&
+          (language === 'python'
+            ? bound.args.length === 0 &&
+              Object.values(bound.kwargs).every((value, i) => value === values[i]) &&
+              Object.keys(bound.kwargs).length === values.length
+            : bound.undef.length === 0 && bound.args.length === values.length && bound.args.every((value, i) => value === values[i]));
         if (!ok) problems.push(`${line.id}: ${JSON.stringify(bound)}`);
       }
     }

@@ -206,7 +206,9 @@ describe('frame parser: limits', () => {
       `\x1e${NONCE} {"t":"begin","i":1e-400}\n`,
       `\x1e${NONCE} {"t":"loaded","error":{"type":"E","message":"m","line":1e400,"column":null}}\n`,
     ].join('');
-    frameParser.push(Buffer.from(`${forged}\x1e${NONCE} {"t":"result","i":123456789012345678901234567890,"value":1e400,"error":null,"ms":1.5}\n`));
+    frameParser.push(
+      Buffer.from(`${forged}\x1e${NONCE} {"t":"result","i":123456789012345678901234567890,"value":1e400,"error":null,"ms":1.5}\n`),
+    );
     expect(frames(events)).toEqual(['result']);
     expect(strayText(events)).toBe(forged);
   });

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { findJsDefinitions } from '../../src/core/resolve/js-definitions.js';
 
 const summary = (code: string, language: 'javascript' | 'typescript' = 'javascript') =>
-  findJsDefinitions(code, language).map((def) => `${def.className ? `${def.className}.` : ''}${def.name}(${def.params.map((p) => `${p.kind === 'rest' ? '...' : ''}${p.name}${p.hasDefault ? '?' : ''}`).join(', ')})@${def.line}`);
+  findJsDefinitions(code, language).map(
+    (def) =>
+      `${def.className ? `${def.className}.` : ''}${def.name}(${def.params.map((p) => `${p.kind === 'rest' ? '...' : ''}${p.name}${p.hasDefault ? '?' : ''}`).join(', ')})@${def.line}`,
+  );
 
 describe('findJsDefinitions', () => {
   it('finds every top-level function form', () => {
@@ -20,7 +23,17 @@ describe('findJsDefinitions', () => {
       'function* k(n) {}',
     ].join('\n');
     expect(summary(code)).toEqual([
-      'a(x)@1', 'b(x, y)@2', 'c()@3', 'd(z)@4', 'e(p, q)@5', 'f(x)@6', 'g(m)@7', 'h(n)@8', 'i(k)@9', 'j(w)@10', 'k(n)@11',
+      'a(x)@1',
+      'b(x, y)@2',
+      'c()@3',
+      'd(z)@4',
+      'e(p, q)@5',
+      'f(x)@6',
+      'g(m)@7',
+      'h(n)@8',
+      'i(k)@9',
+      'j(w)@10',
+      'k(n)@11',
     ]);
   });
 

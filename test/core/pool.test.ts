@@ -20,7 +20,10 @@ function fakeEngine(startMs: number, removeMs: number) {
       createdAt: Date.now(),
       isAlive: true,
       ready: Promise.resolve('fake 1.0'),
-      dispose: () => (removed ??= sleep(removeMs).then(() => { engine.live -= 1; })),
+      dispose: () =>
+        (removed ??= sleep(removeMs).then(() => {
+          engine.live -= 1;
+        })),
     };
     return sandbox as unknown as Sandbox;
   };
@@ -28,7 +31,13 @@ function fakeEngine(startMs: number, removeMs: number) {
 }
 
 const options = (overrides: Partial<PoolOptions> = {}): PoolOptions => ({
-  minIdle: 2, maxSize: 4, refillConcurrency: 2, maxAgeMs: 60_000, idleShrinkMs: 60_000, readyTimeoutMs: 5_000, ...overrides,
+  minIdle: 2,
+  maxSize: 4,
+  refillConcurrency: 2,
+  maxAgeMs: 60_000,
+  idleShrinkMs: 60_000,
+  readyTimeoutMs: 5_000,
+  ...overrides,
 });
 
 describe('SandboxPool', () => {

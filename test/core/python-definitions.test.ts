@@ -6,7 +6,10 @@ const names = (code: string) => findPythonDefinitions(code).map((def) => (def.cl
 describe('findPythonDefinitions', () => {
   it('skips a leading byte-order mark, as Python does', () => {
     const defs = findPythonDefinitions('\uFEFFdef first(a):\n    return a\n\ndef second(b):\n    return b\n');
-    expect(defs.map((def) => [def.name, def.line])).toEqual([['first', 1], ['second', 4]]);
+    expect(defs.map((def) => [def.name, def.line])).toEqual([
+      ['first', 1],
+      ['second', 4],
+    ]);
   });
 
   it('finds top-level, async and decorated functions with their lines', () => {
@@ -24,7 +27,14 @@ describe('findPythonDefinitions', () => {
       '    return n',
     ].join('\n');
     expect(findPythonDefinitions(code)).toEqual([
-      { name: 'first', params: [{ name: 'a', kind: 'positional', hasDefault: false }, { name: 'b', kind: 'positional', hasDefault: false }], line: 3 },
+      {
+        name: 'first',
+        params: [
+          { name: 'a', kind: 'positional', hasDefault: false },
+          { name: 'b', kind: 'positional', hasDefault: false },
+        ],
+        line: 3,
+      },
       { name: 'second', params: [{ name: 'x', kind: 'positional', hasDefault: false }], line: 6 },
       { name: 'third', params: [{ name: 'n', kind: 'positional', hasDefault: false }], line: 10 },
     ]);
@@ -120,7 +130,10 @@ describe('findPythonDefinitions', () => {
 
   it('keeps the last definition of a name', () => {
     const defs = findPythonDefinitions('def f(a):\n    pass\n\ndef g():\n    pass\n\ndef f(a, b):\n    pass\n');
-    expect(defs.map((def) => [def.name, def.params.length, def.line])).toEqual([['g', 0, 4], ['f', 2, 7]]);
+    expect(defs.map((def) => [def.name, def.params.length, def.line])).toEqual([
+      ['g', 0, 4],
+      ['f', 2, 7],
+    ]);
   });
 
   it('reads only the last class Solution', () => {
@@ -132,7 +145,10 @@ describe('findPythonDefinitions', () => {
     const code = 'def broken(a, b\n\ndef good(x, y=1):\n    return x +\n\nclass Solution:\n    def solve(self, n):\n        return n\n';
     expect(names(code)).toEqual(expect.arrayContaining(['good', 'Solution.solve']));
     const good = findPythonDefinitions(code).find((def) => def.name === 'good');
-    expect(good?.params.map((param) => [param.name, param.hasDefault])).toEqual([['x', false], ['y', true]]);
+    expect(good?.params.map((param) => [param.name, param.hasDefault])).toEqual([
+      ['x', false],
+      ['y', true],
+    ]);
   });
 
   it('handles an empty or definition-free source', () => {

@@ -4,7 +4,10 @@ import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { prepareJavaScript, transpileTypeScript } from '../../src/core/transpile.js';
 
-interface Loaded { context: vm.Context; module: { exports: Record<string, unknown> } }
+interface Loaded {
+  context: vm.Context;
+  module: { exports: Record<string, unknown> };
+}
 
 /** Loads code the way a CommonJS-style harness would: a classic script with `module` and `exports`. */
 function load(code: string): Loaded {
@@ -75,7 +78,8 @@ describe('prepareJavaScript', () => {
   });
 
   it('removes export lists and re-exports whole, keeping line breaks', () => {
-    const code = 'function a() { return 1; }\nconst b = a()\nexport {\n  a,\n  b as c,\n}\n(function () { globalThis.ran = true; })()\nexport * from "./other.js";\nexport { x } from "./x.js";\n';
+    const code =
+      'function a() { return 1; }\nconst b = a()\nexport {\n  a,\n  b as c,\n}\n(function () { globalThis.ran = true; })()\nexport * from "./other.js";\nexport { x } from "./x.js";\n';
     const out = prepared(code);
     expectSameLayout(code, out);
     expect(out).not.toContain('export');
@@ -156,24 +160,24 @@ describe('transpileTypeScript', () => {
 
   it('maps output lines back to the TypeScript lines', () => {
     const code = [
-      'interface Unused { a: string }',       // 1
-      'type Alias = number;',                  // 2
-      '',                                      // 3
-      'export function divide(',              // 4
-      '  a: number,',                          // 5
-      '  b: number,',                          // 6
-      '): number {',                           // 7
-      '  const checked: number =',            // 8
-      '    b;',                                // 9
-      '  if (checked === 0) {',               // 10
-      '    throw new RangeError("zero");',    // 11
-      '  }',                                   // 12
-      '  return a / b;',                       // 13
-      '}',                                     // 14
-      'enum E { A }',                          // 15
+      'interface Unused { a: string }', // 1
+      'type Alias = number;', // 2
+      '', // 3
+      'export function divide(', // 4
+      '  a: number,', // 5
+      '  b: number,', // 6
+      '): number {', // 7
+      '  const checked: number =', // 8
+      '    b;', // 9
+      '  if (checked === 0) {', // 10
+      '    throw new RangeError("zero");', // 11
+      '  }', // 12
+      '  return a / b;', // 13
+      '}', // 14
+      'enum E { A }', // 15
       'export const fails = (n: number): never => {', // 16
-      '  throw new Error(`n=${n}`);',         // 17
-      '};',                                    // 18
+      '  throw new Error(`n=${n}`);', // 17
+      '};', // 18
     ].join('\n');
     const result = compiled(code);
     const loaded = load(result.code);
@@ -186,18 +190,28 @@ describe('transpileTypeScript', () => {
   });
 
   it('reports a syntax error with its line and column', () => {
-    expect(transpileTypeScript('function f(a: number) {\n  return a +;\n}\n')).toEqual({ ok: false, error: 'SyntaxError: Expression expected. (line 2, column 13)' });
-    expect(transpileTypeScript('const x = 1;\nfunction g(a: number {\n}\n')).toMatchObject({ ok: false, error: expect.stringMatching(/^SyntaxError: .* \(line 2, column \d+\)$/) });
+    expect(transpileTypeScript('function f(a: number) {\n  return a +;\n}\n')).toEqual({
+      ok: false,
+      error: 'SyntaxError: Expression expected. (line 2, column 13)',
+    });
+    expect(transpileTypeScript('const x = 1;\nfunction g(a: number {\n}\n')).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^SyntaxError: .* \(line 2, column \d+\)$/),
+    });
   });
 
   it('does not type-check', () => {
-    const result = compiled('const n: number = "not a number" as any as string as unknown as number;\nfunction f(): string { return n as unknown as string; }\nlet s: string = 5 as unknown as string;\n');
+    const result = compiled(
+      'const n: number = "not a number" as any as string as unknown as number;\nfunction f(): string { return n as unknown as string; }\nlet s: string = 5 as unknown as string;\n',
+    );
     expect(call(load(result.code), 'f')).toBe('not a number');
   });
 
   it('transpiles every TypeScript request of the HumanEval corpus', () => {
     const file = path.resolve(import.meta.dirname, '../../../shared/corpus/humaneval-typescript.jsonl');
-    const lines = readFileSync(file, 'utf8').split('\n').filter((line) => line.trim() !== '');
+    const lines = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '');
     expect(lines.length).toBeGreaterThan(100);
     const failures: string[] = [];
     for (const text of lines) {

@@ -17,9 +17,14 @@ afterAll(async () => {
 
 it('passes every positive and fails every negative of the HumanEval conformance corpus', async () => {
   expect(existsSync(checker), `conformance checker expected at ${checker}`).toBe(true);
-  const child = spawn(process.execPath, [checker, '--base', service.url, '--lang', 'all', '--concurrency', '6'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [checker, '--base', service.url, '--lang', 'all', '--concurrency', '6'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let output = '';
-  child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); process.stdout.write(chunk); });
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    process.stdout.write(chunk);
+  });
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   const summary = output.trim().split('\n').at(-1) ?? '';
   expect(summary).toMatch(/^942 passed, 0 failed$/);

@@ -6,7 +6,11 @@ import { SocketProxy } from '../support/socket-proxy.js';
 
 const proxy = new SocketProxy();
 let service: Service;
-const job = (x: number) => ({ language: 'python', code: 'import time\ndef f(x):\n    time.sleep(0.5)\n    return x\n', testCases: [{ args: { x }, expected: x }] });
+const job = (x: number) => ({
+  language: 'python',
+  code: 'import time\ndef f(x):\n    time.sleep(0.5)\n    return x\n',
+  testCases: [{ args: { x }, expected: x }],
+});
 
 beforeAll(async () => {
   await proxy.up();
@@ -22,7 +26,8 @@ afterAll(async () => {
 it('fails in-flight requests with 502 while the engine is gone, recovers when it is back, and does not crash', async () => {
   // Two requests run in warm containers when the engine goes (its wait answers then never come),
   // the third is still waiting for a container to start.
-  for (let i = 0; i < 100 && service.runner.stats().pools.python.ready < 2; i += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+  for (let i = 0; i < 100 && service.runner.stats().pools.python.ready < 2; i += 1)
+    await new Promise((resolve) => setTimeout(resolve, 100));
   expect(service.runner.stats().pools.python.ready).toBe(2);
   const inFlight = Promise.all([1, 2, 3].map((x) => execute(service, job(x))));
   await new Promise((resolve) => setTimeout(resolve, 200));

@@ -19,18 +19,31 @@ it('finishes or cleanly fails in-flight requests on SIGTERM and removes every co
   // Start-up creates the embedded database and warms the pool; on a loaded machine that can take a while.
   let up = false;
   for (let i = 0; i < 600 && !up && child.exitCode === null; i += 1) {
-    up = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    up = await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (!up) await new Promise((r) => setTimeout(r, 100));
   }
   expect(up, 'the service came up').toBe(true);
 
-  const body = JSON.stringify({ language: 'python', code: 'import time\ndef f(x):\n    time.sleep(1)\n    return x\n', testCases: [{ args: { x: 1 }, expected: 1 }] });
-  const requests = Array.from({ length: 8 }, () => fetch(`${url}/api/v1/code/execute`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
-    .then(async (r) => ({ status: r.status, body: (await r.json()) as { results?: Array<{ passed: boolean }> } }), () => ({ status: 0, body: {} as { results?: Array<{ passed: boolean }> } })));
+  const body = JSON.stringify({
+    language: 'python',
+    code: 'import time\ndef f(x):\n    time.sleep(1)\n    return x\n',
+    testCases: [{ args: { x: 1 }, expected: 1 }],
+  });
+  const requests = Array.from({ length: 8 }, () =>
+    fetch(`${url}/api/v1/code/execute`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(
+      async (r) => ({ status: r.status, body: (await r.json()) as { results?: Array<{ passed: boolean }> } }),
+      () => ({ status: 0, body: {} as { results?: Array<{ passed: boolean }> } }),
+    ),
+  );
   await new Promise((r) => setTimeout(r, 300));
   child.kill('SIGTERM');
   const replies = await Promise.all(requests);
-  const code = await new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve)));
+  const code = await new Promise<number | null>((resolve) =>
+    child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve),
+  );
 
   expect(code).toBe(0);
   for (const reply of replies) {

@@ -2,7 +2,23 @@ import { describe, expect, it } from 'vitest';
 import { makeJob, runHarness } from './run-harness.js';
 
 // The isolation flags the host uses (src/core/sandbox/container-spec.ts), as a docker run line.
-const DOCKER_RUN = ['docker', 'run', '-i', '--rm', '--network', 'none', '--read-only', '--tmpfs', '/tmp', '--user', '10001:10001', '--cap-drop', 'ALL', '--security-opt', 'no-new-privileges'];
+const DOCKER_RUN = [
+  'docker',
+  'run',
+  '-i',
+  '--rm',
+  '--network',
+  'none',
+  '--read-only',
+  '--tmpfs',
+  '/tmp',
+  '--user',
+  '10001:10001',
+  '--cap-drop',
+  'ALL',
+  '--security-opt',
+  'no-new-privileges',
+];
 const PYTHON_IMAGE = process.env.PYTHON_IMAGE ?? 'code-runner-python:latest';
 const NODE_IMAGE = process.env.NODE_IMAGE ?? 'code-runner-node:latest';
 
@@ -22,7 +38,10 @@ describe('python runner image', () => {
       '    return [x * 2, big + 1, float("nan"), {3, 1, 2}, net, 3.0]',
     ].join('\n');
     const job = makeJob({ code, target: { names: ['f'] }, cases: [] });
-    const line = JSON.stringify(job).replace('"cases":[]', '"cases":[{"i":0,"args":[21,123456789012345678901234567890],"kwargs":{},"undef":[]}]');
+    const line = JSON.stringify(job).replace(
+      '"cases":[]',
+      '"cases":[{"i":0,"args":[21,123456789012345678901234567890],"kwargs":{},"undef":[]}]',
+    );
     const result = await runHarness([...DOCKER_RUN, PYTHON_IMAGE], line, { timeoutMs: 60_000 });
     expect(result.runtime).toMatch(/^Python 3\.\d+\.\d+$/);
     expect(result.frames.map((frame) => frame.t)).toEqual(['loaded', 'begin', 'result', 'done']);

@@ -98,24 +98,30 @@ describe.each([PYTHON, NODE])('$name harness: limits', (language) => {
     const result = await run(language.sized, cases([LIMIT], [LIMIT + 1], [10]));
     expect(result.result(0)?.error).toBeNull();
     expect(result.result(0)?.value).toHaveLength(LIMIT - 2);
-    expect(result.result(1)).toMatchObject({ value: null, error: { type: language.errorType, message: tooLarge(LIMIT + 1), line: null, column: null } });
+    expect(result.result(1)).toMatchObject({
+      value: null,
+      error: { type: language.errorType, message: tooLarge(LIMIT + 1), line: null, column: null },
+    });
     expect(result.result(2)).toMatchObject({ value: 'x'.repeat(8), error: null });
     expect(result.exitCode).toBe(0);
   });
 
-  it.each(['string', 'list', 'integer', 'nested', 'object'])('fails a huge %s with a clear error and writes no giant frame', async (kind) => {
-    const result = await run(language.huge, cases([kind], ['list']));
-    const error = result.result(0)?.error;
-    expect(error).toMatchObject({ type: language.errorType, line: null, column: null });
-    const atLeast = Number(/^return value too large: at least (\d+) bytes as JSON \(limit \d+\)$/.exec(error?.message ?? '')?.[1]);
-    expect(error?.message).toBe(tooLarge(atLeast));
-    expect(atLeast).toBeGreaterThan(LIMIT);
-    // a string's and an array's size is known before they are read
-    expect(result.result(1)?.error?.message).toBe(tooLarge(40_000_001));
-    if (kind === 'string') expect(atLeast).toBe(20_000_002);
-    expect(result.frames.map((frame) => frame.t)).toEqual(['loaded', 'begin', 'result', 'begin', 'result', 'done']);
-    expect(largestFrame(result)).toBeLessThan(4096);
-  });
+  it.each(['string', 'list', 'integer', 'nested', 'object'])(
+    'fails a huge %s with a clear error and writes no giant frame',
+    async (kind) => {
+      const result = await run(language.huge, cases([kind], ['list']));
+      const error = result.result(0)?.error;
+      expect(error).toMatchObject({ type: language.errorType, line: null, column: null });
+      const atLeast = Number(/^return value too large: at least (\d+) bytes as JSON \(limit \d+\)$/.exec(error?.message ?? '')?.[1]);
+      expect(error?.message).toBe(tooLarge(atLeast));
+      expect(atLeast).toBeGreaterThan(LIMIT);
+      // a string's and an array's size is known before they are read
+      expect(result.result(1)?.error?.message).toBe(tooLarge(40_000_001));
+      if (kind === 'string') expect(atLeast).toBe(20_000_002);
+      expect(result.frames.map((frame) => frame.t)).toEqual(['loaded', 'begin', 'result', 'begin', 'result', 'done']);
+      expect(largestFrame(result)).toBeLessThan(4096);
+    },
+  );
 
   it('captures 40 MB of output without holding a copy of it', async () => {
     const result = await run(language.capture, cases([]));
@@ -139,11 +145,18 @@ describe('source with a byte-order mark', () => {
     expect(result.loaded()?.error).toBeNull();
     expect(result.result(0)?.value).toBe(42);
     const broken = await run('\ufeffdef f(x) return\n');
-    expect(broken.loaded()?.error).toMatchObject({ type: 'SyntaxError', line: 1, column: (await run('def f(x) return\n')).loaded()?.error?.column });
+    expect(broken.loaded()?.error).toMatchObject({
+      type: 'SyntaxError',
+      line: 1,
+      column: (await run('def f(x) return\n')).loaded()?.error?.column,
+    });
   });
 
   it('node: runs as Node runs a file that starts with one (V8 reads it as white space)', async () => {
-    const result = await runHarness(NODE_HARNESS, makeJob({ code: '\ufefffunction f(x) {\n  return x * 21;\n}\n', target: { names: ['f'] }, cases: cases([2]) }, 'solution.js'));
+    const result = await runHarness(
+      NODE_HARNESS,
+      makeJob({ code: '\ufefffunction f(x) {\n  return x * 21;\n}\n', target: { names: ['f'] }, cases: cases([2]) }, 'solution.js'),
+    );
     expect(result.loaded()?.error).toBeNull();
     expect(result.result(0)?.value).toBe(42);
   });

@@ -3,17 +3,29 @@ import { makeJob, NODE_HARNESS, runHarness, type Job, type JobCase } from './run
 
 const job = (code: string, names: string[], cases: JobCase[], extra: Partial<Job> = {}) =>
   makeJob({ code, target: { names }, cases, ...extra }, 'solution.js');
-const run = (code: string, names: string[], cases: JobCase[], extra: Partial<Job> = {}) => runHarness(NODE_HARNESS, job(code, names, cases, extra));
+const run = (code: string, names: string[], cases: JobCase[], extra: Partial<Job> = {}) =>
+  runHarness(NODE_HARNESS, job(code, names, cases, extra));
 const one = (args: unknown[] = [], undef: number[] = []): JobCase[] => [{ i: 0, args, kwargs: {}, undef }];
 
 describe('node harness: the protocol', () => {
   it('prints the ready line first, then loaded, begin/result per case, done, and exits 0', async () => {
-    const result = await run('function add(a, b) {\n  return a + b;\n}\n', ['add'], [
-      { i: 0, args: [1, 2], kwargs: {}, undef: [] },
-      { i: 1, args: [10, 20], kwargs: {}, undef: [] },
-    ]);
+    const result = await run(
+      'function add(a, b) {\n  return a + b;\n}\n',
+      ['add'],
+      [
+        { i: 0, args: [1, 2], kwargs: {}, undef: [] },
+        { i: 1, args: [10, 20], kwargs: {}, undef: [] },
+      ],
+    );
     expect(result.events[0]).toEqual({ kind: 'ready', version: `Node ${process.versions.node}` });
-    expect(result.frames.map((frame) => `${frame.t}${frame.i ?? ''}`)).toEqual(['loaded', 'begin0', 'result0', 'begin1', 'result1', 'done']);
+    expect(result.frames.map((frame) => `${frame.t}${frame.i ?? ''}`)).toEqual([
+      'loaded',
+      'begin0',
+      'result0',
+      'begin1',
+      'result1',
+      'done',
+    ]);
     expect(result.loaded()?.error).toBeNull();
     expect(result.result(0)).toMatchObject({ value: 3, error: null, stdout: '' });
     expect(result.result(1)?.value).toBe(30);
@@ -44,24 +56,47 @@ describe('node harness: the protocol', () => {
       '  arrow = (x) => x * 2;',
       '}',
     ].join('\n');
-    const cases: JobCase[] = [{ i: 0, args: ['a'], kwargs: {}, undef: [] }, { i: 1, args: ['b'], kwargs: {}, undef: [] }];
-    const result = await runHarness(NODE_HARNESS, makeJob({ code, target: { class: 'Solution', names: ['missing', 'count'] }, cases }, 'solution.js'));
+    const cases: JobCase[] = [
+      { i: 0, args: ['a'], kwargs: {}, undef: [] },
+      { i: 1, args: ['b'], kwargs: {}, undef: [] },
+    ];
+    const result = await runHarness(
+      NODE_HARNESS,
+      makeJob({ code, target: { class: 'Solution', names: ['missing', 'count'] }, cases }, 'solution.js'),
+    );
     expect(result.result(0)?.value).toEqual([1, 1, 'a']);
     expect(result.result(1)?.value).toEqual([2, 1, 'b']);
-    const field = await runHarness(NODE_HARNESS, makeJob({ code, target: { class: 'Solution', names: ['arrow'] }, cases: one([4]) }, 'solution.js'));
+    const field = await runHarness(
+      NODE_HARNESS,
+      makeJob({ code, target: { class: 'Solution', names: ['arrow'] }, cases: one([4]) }, 'solution.js'),
+    );
     expect(field.result(0)?.value).toBe(8);
   });
 
   it('awaits a returned promise and times the whole await', async () => {
     const code = 'async function f(x) {\n  await new Promise((resolve) => setTimeout(resolve, 50));\n  return x * 2;\n}\n';
-    const result = await run(code, ['f'], [{ i: 0, args: [21], kwargs: {}, undef: [] }, { i: 1, args: [2], kwargs: {}, undef: [] }]);
+    const result = await run(
+      code,
+      ['f'],
+      [
+        { i: 0, args: [21], kwargs: {}, undef: [] },
+        { i: 1, args: [2], kwargs: {}, undef: [] },
+      ],
+    );
     expect(result.result(0)).toMatchObject({ value: 42, error: null });
     expect(result.result(1)?.value).toBe(4);
     expect(result.result(0)?.ms).toBeGreaterThanOrEqual(45);
   });
 
   it('reports a promise that can never settle instead of exiting silently', async () => {
-    const result = await run('function f(x) {\n  return x ? new Promise(() => {}) : 1;\n}\n', ['f'], [{ i: 0, args: [1], kwargs: {}, undef: [] }, { i: 1, args: [0], kwargs: {}, undef: [] }]);
+    const result = await run(
+      'function f(x) {\n  return x ? new Promise(() => {}) : 1;\n}\n',
+      ['f'],
+      [
+        { i: 0, args: [1], kwargs: {}, undef: [] },
+        { i: 1, args: [0], kwargs: {}, undef: [] },
+      ],
+    );
     expect(result.result(0)?.error).toMatchObject({ type: 'Error', message: 'the returned promise never settled' });
     expect(result.result(1)?.value).toBe(1);
     expect(result.exitCode).toBe(0);
@@ -96,7 +131,8 @@ describe('node harness: the protocol', () => {
 
 describe('node harness: errors', () => {
   it('reports an exception with its name, message and the innermost user line', async () => {
-    const code = 'function helper(x) {\n  return x.y.z;\n}\nfunction f(x) {\n  return helper(x);\n}\nfunction g(s) {\n  return JSON.parse(s);\n}\n';
+    const code =
+      'function helper(x) {\n  return x.y.z;\n}\nfunction f(x) {\n  return helper(x);\n}\nfunction g(s) {\n  return JSON.parse(s);\n}\n';
     const result = await run(code, ['f'], one([{}]));
     expect(result.result(0)).toMatchObject({ value: null, error: { type: 'TypeError', line: 2, column: null } });
     expect(result.result(0)?.error?.message).toMatch(/undefined/);
@@ -105,8 +141,13 @@ describe('node harness: errors', () => {
   });
 
   it('keeps running after a failing case and reports thrown non-errors', async () => {
-    const code = 'class MyError extends Error { constructor(m) { super(m); this.name = "MyError"; } }\nfunction f(x) {\n  if (x === 0) throw new MyError("mine");\n  if (x === 1) throw "text";\n  return x;\n}\n';
-    const result = await run(code, ['f'], [0, 1, 2].map((x) => ({ i: x, args: [x], kwargs: {}, undef: [] })));
+    const code =
+      'class MyError extends Error { constructor(m) { super(m); this.name = "MyError"; } }\nfunction f(x) {\n  if (x === 0) throw new MyError("mine");\n  if (x === 1) throw "text";\n  return x;\n}\n';
+    const result = await run(
+      code,
+      ['f'],
+      [0, 1, 2].map((x) => ({ i: x, args: [x], kwargs: {}, undef: [] })),
+    );
     expect(result.result(0)?.error).toMatchObject({ type: 'MyError', message: 'mine', line: 3 });
     expect(result.result(1)?.error).toMatchObject({ type: 'Error', message: "Uncaught 'text'", line: null });
     expect(result.result(2)).toMatchObject({ value: 2, error: null });
@@ -128,22 +169,38 @@ describe('node harness: errors', () => {
 
   it('names the functions it looked for when none exists', async () => {
     const result = await run('function other() {}\n', ['two_sum', 'twoSum'], one());
-    expect(result.loaded()?.error).toEqual({ type: 'ReferenceError', message: 'no function named two_sum or twoSum is defined', line: null, column: null });
+    expect(result.loaded()?.error).toEqual({
+      type: 'ReferenceError',
+      message: 'no function named two_sum or twoSum is defined',
+      line: null,
+      column: null,
+    });
     const three = await run('const x = 1;\n', ['a', 'b', 'c'], one());
     expect(three.loaded()?.error?.message).toBe('no function named a, b or c is defined');
-    const klass = await runHarness(NODE_HARNESS, makeJob({ code: 'const x = 1;\n', target: { class: 'Solution', names: ['f'] }, cases: one() }, 'solution.js'));
+    const klass = await runHarness(
+      NODE_HARNESS,
+      makeJob({ code: 'const x = 1;\n', target: { class: 'Solution', names: ['f'] }, cases: one() }, 'solution.js'),
+    );
     expect(klass.loaded()?.error).toMatchObject({ type: 'ReferenceError', message: 'no class named Solution is defined' });
   });
 
   it('reports stack overflow as an ordinary RangeError', async () => {
-    const result = await run('function f(x) {\n  return f(x + 1);\n}\n', ['f'], [{ i: 0, args: [0], kwargs: {}, undef: [] }, { i: 1, args: [0], kwargs: {}, undef: [] }]);
+    const result = await run(
+      'function f(x) {\n  return f(x + 1);\n}\n',
+      ['f'],
+      [
+        { i: 0, args: [0], kwargs: {}, undef: [] },
+        { i: 1, args: [0], kwargs: {}, undef: [] },
+      ],
+    );
     expect(result.result(0)?.error).toMatchObject({ type: 'RangeError', message: 'Maximum call stack size exceeded', line: 2 });
     expect(result.result(1)?.error?.type).toBe('RangeError');
     expect(result.exitCode).toBe(0);
   });
 
   it('survives errors nobody catches: they become the case output', async () => {
-    const code = 'async function f() {\n  Promise.reject(new Error("lost"));\n  setTimeout(() => { throw new Error("late"); }, 0);\n  await new Promise((r) => setTimeout(r, 30));\n  return 1;\n}\n';
+    const code =
+      'async function f() {\n  Promise.reject(new Error("lost"));\n  setTimeout(() => { throw new Error("late"); }, 0);\n  await new Promise((r) => setTimeout(r, 30));\n  return 1;\n}\n';
     const result = await run(code, ['f'], one());
     expect(result.result(0)).toMatchObject({ value: 1, error: null });
     expect(result.result(0)?.stdout).toContain('Uncaught (in promise) Error: lost');
@@ -158,8 +215,16 @@ describe('node harness: errors', () => {
 
 describe('node harness: output', () => {
   it('captures stdout and stderr per case in write order, load output leading case 0', async () => {
-    const code = 'console.log("loading");\nfunction f(x) {\n  console.log("out", x);\n  console.error("err", x);\n  process.stdout.write("more\\n");\n  process.stderr.write(Buffer.from("bytes\\n"));\n  return x;\n}\n';
-    const result = await run(code, ['f'], [{ i: 0, args: [1], kwargs: {}, undef: [] }, { i: 1, args: [2], kwargs: {}, undef: [] }]);
+    const code =
+      'console.log("loading");\nfunction f(x) {\n  console.log("out", x);\n  console.error("err", x);\n  process.stdout.write("more\\n");\n  process.stderr.write(Buffer.from("bytes\\n"));\n  return x;\n}\n';
+    const result = await run(
+      code,
+      ['f'],
+      [
+        { i: 0, args: [1], kwargs: {}, undef: [] },
+        { i: 1, args: [2], kwargs: {}, undef: [] },
+      ],
+    );
     expect(result.result(0)?.stdout).toBe('loading\nout 1\nerr 1\nmore\nbytes\n');
     expect(result.result(1)?.stdout).toBe('out 2\nerr 2\nmore\nbytes\n');
     expect(result.stray).toBe('');
@@ -167,7 +232,11 @@ describe('node harness: output', () => {
 
   it('caps each case at stdoutCap bytes on a character boundary and marks the cut', async () => {
     const code = 'function f(s, n) {\n  for (let i = 0; i < n; i++) process.stdout.write(s);\n  return n;\n}\n';
-    const cases: JobCase[] = [{ i: 0, args: ['x', 100_000], kwargs: {}, undef: [] }, { i: 1, args: ['é', 10], kwargs: {}, undef: [] }, { i: 2, args: ['y', 10], kwargs: {}, undef: [] }];
+    const cases: JobCase[] = [
+      { i: 0, args: ['x', 100_000], kwargs: {}, undef: [] },
+      { i: 1, args: ['é', 10], kwargs: {}, undef: [] },
+      { i: 2, args: ['y', 10], kwargs: {}, undef: [] },
+    ];
     const result = await run(code, ['f'], cases, { stdoutCap: 11 });
     expect(result.result(0)).toMatchObject({ value: 100_000, stdout: `${'x'.repeat(11)}\n...[truncated]` });
     expect(result.result(1)?.stdout).toBe(`${'é'.repeat(5)}\n...[truncated]`);
@@ -175,7 +244,8 @@ describe('node harness: output', () => {
   });
 
   it('keeps stray fd-level output out of the frames, in order before the case result', async () => {
-    const code = 'const fs = require("fs");\nfunction f(x) {\n  fs.writeSync(1, "raw ");\n  fs.writeSync(2, "to stderr\\n");\n  console.log("captured");\n  return x;\n}\n';
+    const code =
+      'const fs = require("fs");\nfunction f(x) {\n  fs.writeSync(1, "raw ");\n  fs.writeSync(2, "to stderr\\n");\n  console.log("captured");\n  return x;\n}\n';
     const result = await run(code, ['f'], one([1]));
     expect(result.result(0)).toMatchObject({ value: 1, stdout: 'captured\n' });
     const kinds = result.events.map((event) => (event.kind === 'frame' ? event.frame.t : event.kind));
@@ -196,8 +266,13 @@ describe('node harness: output', () => {
   });
 
   it('still delivers frames after user code destroys process.stdout or closes fd 1', async () => {
-    const code = 'const fs = require("fs");\nfunction f(x) {\n  if (x === 0) process.stdout.destroy();\n  if (x === 1) fs.closeSync(1);\n  console.log("case", x);\n  return x;\n}\n';
-    const result = await run(code, ['f'], [0, 1, 2].map((x) => ({ i: x, args: [x], kwargs: {}, undef: [] })));
+    const code =
+      'const fs = require("fs");\nfunction f(x) {\n  if (x === 0) process.stdout.destroy();\n  if (x === 1) fs.closeSync(1);\n  console.log("case", x);\n  return x;\n}\n';
+    const result = await run(
+      code,
+      ['f'],
+      [0, 1, 2].map((x) => ({ i: x, args: [x], kwargs: {}, undef: [] })),
+    );
     expect(result.result(0)).toMatchObject({ value: 0, error: null });
     expect(result.result(1)).toMatchObject({ value: 1, error: null, stdout: 'case 1\n' });
     expect(result.result(2)).toMatchObject({ value: 2, stdout: 'case 2\n' });
@@ -215,12 +290,15 @@ describe('node harness: values', () => {
   const rawValue = (raw: string) => raw.slice(raw.indexOf('"value":') + 8, raw.indexOf(',"error":'));
 
   it('writes NaN and the infinities as strings, -0 as 0 and BigInt exactly', async () => {
-    const frame = await value('function f() {\n  return [NaN, Infinity, -Infinity, -0, 0.1, 1e21, 2n ** 100n, -5n, undefined, null, true];\n}\n');
+    const frame = await value(
+      'function f() {\n  return [NaN, Infinity, -Infinity, -0, 0.1, 1e21, 2n ** 100n, -5n, undefined, null, true];\n}\n',
+    );
     expect(rawValue(frame.raw)).toBe(`["NaN","Infinity","-Infinity",0,0.1,1e+21,${2n ** 100n},-5,null,null,true]`);
   });
 
   it('writes Sets sorted when orderable, Maps and plain objects as objects, holes as null', async () => {
-    const code = 'function f() {\n  const holes = [1, , 3];\n  return [new Set([3, 1, 2]), new Set(["b", "a"]), new Set([2, "a", 1]), new Map([[1, "a"], [true, "b"]]), { z: 1, a: [2] }, holes, Object.create(null)];\n}\n';
+    const code =
+      'function f() {\n  const holes = [1, , 3];\n  return [new Set([3, 1, 2]), new Set(["b", "a"]), new Set([2, "a", 1]), new Map([[1, "a"], [true, "b"]]), { z: 1, a: [2] }, holes, Object.create(null)];\n}\n';
     const frame = await value(code);
     expect(rawValue(frame.raw)).toBe('[[1,2,3],["a","b"],[2,"a",1],{"1":"a","true":"b"},{"z":1,"a":[2]},[1,null,3],{}]');
   });
@@ -255,7 +333,14 @@ describe('node harness: values', () => {
 
   it('gives every case its own argument objects', async () => {
     const code = 'function f(xs) {\n  xs.push(9);\n  return xs;\n}\n';
-    const result = await run(code, ['f'], [{ i: 0, args: [[1]], kwargs: {}, undef: [] }, { i: 1, args: [[1]], kwargs: {}, undef: [] }]);
+    const result = await run(
+      code,
+      ['f'],
+      [
+        { i: 0, args: [[1]], kwargs: {}, undef: [] },
+        { i: 1, args: [[1]], kwargs: {}, undef: [] },
+      ],
+    );
     expect(result.result(0)?.value).toEqual([1, 9]);
     expect(result.result(1)?.value).toEqual([1, 9]);
   });

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 
-export const MARK = '\x1e';
+const MARK = '\x1e';
 export const PYTHON_HARNESS: readonly string[] = ['python3', 'runners/python/harness.py'];
 export const NODE_HARNESS: readonly string[] = ['node', 'runners/node/harness.cjs'];
 
@@ -26,7 +26,7 @@ export interface Job {
   stdoutCap: number;
 }
 
-export interface HarnessErrorInfo {
+interface HarnessErrorInfo {
   type: string;
   message: string;
   line: number | null;
@@ -34,7 +34,7 @@ export interface HarnessErrorInfo {
 }
 
 /** A frame as JSON.parse reads it; `raw` keeps the exact JSON text (big integers, `3.0`). */
-export interface Frame {
+interface Frame {
   t: 'loaded' | 'begin' | 'result' | 'done';
   i?: number;
   value?: unknown;
@@ -44,10 +44,7 @@ export interface Frame {
   raw: string;
 }
 
-export type OutputEvent =
-  | { kind: 'ready'; version: string }
-  | { kind: 'frame'; frame: Frame }
-  | { kind: 'stray'; text: string };
+type OutputEvent = { kind: 'ready'; version: string } | { kind: 'frame'; frame: Frame } | { kind: 'stray'; text: string };
 
 export interface HarnessRun {
   /** The runtime named by the ready line, if one came. */
@@ -85,7 +82,7 @@ export function makeJob(fields: Partial<Job> & Pick<Job, 'code' | 'target' | 'ca
  * the host's parser does: a frame starts at \x1e and ends at the next newline; anything else,
  * including a frame-shaped line with another nonce, is stray.
  */
-export function splitOutput(text: string, nonce: string): OutputEvent[] {
+function splitOutput(text: string, nonce: string): OutputEvent[] {
   const events: OutputEvent[] = [];
   const stray = (piece: string) => {
     if (!piece) return;
@@ -137,7 +134,11 @@ export function splitOutput(text: string, nonce: string): OutputEvent[] {
 export function runHarness(command: readonly string[], job: Job | string, options: RunOptions = {}): Promise<HarnessRun> {
   const line = typeof job === 'string' ? job : JSON.stringify(job);
   const nonce = String((JSON.parse(line) as { nonce?: unknown }).nonce ?? '');
-  const child = spawn(command[0], command.slice(1), { cwd: options.cwd ?? process.cwd(), env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(command[0], command.slice(1), {
+    cwd: options.cwd ?? process.cwd(),
+    env: options.env ?? process.env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const stdout: Buffer[] = [];
   const stderr: Buffer[] = [];
   let sent = false;
@@ -154,6 +155,7 @@ export function runHarness(command: readonly string[], job: Job | string, option
     stdout.push(chunk);
     if (!sent && seen.length < 4096) {
       seen += chunk.toString('latin1');
+      // eslint-disable-next-line no-control-regex -- the harness marks its lines with the record separator
       if (/\x1eready [^\n]*\n/.test(seen)) send();
     }
   });

@@ -10,7 +10,9 @@ beforeAll(async () => {
   // Small free-plan allowances, so that the 402 paths are reached in a few calls.
   service = await startTestService({ MCP_CODE_EXECUTIONS_FREE: '2', MCP_PROBLEM_GENERATIONS_FREE: '1' });
 });
-afterAll(async () => { await service?.close(); });
+afterAll(async () => {
+  await service?.close();
+});
 
 const EXECUTE = {
   name: 'execute_code',
@@ -18,7 +20,8 @@ const EXECUTE = {
 };
 const GENERATE = { name: 'generate_problem', arguments: { topic: 'arrays', seed: 7 } };
 
-const call = (key: string, params: Record<string, unknown>, id = 1) => postMcp(service, request('tools/call', params, id), { 'x-api-key': key });
+const call = (key: string, params: Record<string, unknown>, id = 1) =>
+  postMcp(service, request('tools/call', params, id), { 'x-api-key': key });
 
 function expectHttpError(reply: { status: number; body: unknown; headers: Headers }, status: number): string {
   expect(reply.status).toBe(status);
@@ -32,7 +35,9 @@ function expectHttpError(reply: { status: number; body: unknown; headers: Header
 async function usage(key: string) {
   const response = await fetch(`${service.url}/api/v1/usage`, { headers: { 'x-api-key': key } });
   expect(response.status).toBe(200);
-  return ((await response.json()) as { data: { workspace: string; plan: string; counters: Record<string, { used: number; allowance: number }> } }).data;
+  return (
+    (await response.json()) as { data: { workspace: string; plan: string; counters: Record<string, { used: number; allowance: number }> } }
+  ).data;
 }
 
 async function keyId(workspace: string): Promise<string> {
@@ -53,14 +58,21 @@ describe('authentication on /api/mcp', () => {
     await service.platform.admin({ command: 'user.create', email: 'dev@example.com', password: 'correct horse battery' });
     await service.platform.admin({ command: 'member.add', workspace: slug, email: 'dev@example.com' });
     const login = await fetch(`${service.url}/api/v1/auth/login`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'dev@example.com', password: 'correct horse battery' }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'dev@example.com', password: 'correct horse battery' }),
     });
     expect(login.status).toBe(200);
-    const cookie = login.headers.getSetCookie().find((c) => c.startsWith('session='))!.split(';')[0];
+    const cookie = login.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('session='))!
+      .split(';')[0];
     // The same cookie is good elsewhere, so the refusal is the endpoint's rule, not a bad cookie.
     expect((await fetch(`${service.url}/api/v1/usage?accountSlug=${slug}`, { headers: { cookie } })).status).toBe(200);
     expect(expectHttpError(await postMcp(service, request('ping'), { cookie }), 401)).toMatch(/cookie/);
-    expect(expectHttpError(await postMcp(service, { ...request('tools/call', EXECUTE), accountSlug: slug }, { cookie }), 401)).toMatch(/x-api-key/);
+    expect(expectHttpError(await postMcp(service, { ...request('tools/call', EXECUTE), accountSlug: slug }, { cookie }), 401)).toMatch(
+      /x-api-key/,
+    );
   });
 
   it('refuses a key on the very next request after it is revoked', async () => {
@@ -85,7 +97,10 @@ describe('metering on /api/mcp', () => {
     for (let i = 1; i <= 2; i += 1) {
       const reply = await call(key, EXECUTE, i);
       expect(reply.status).toBe(200);
-      expect((reply.body as { result: { structuredContent: { results: Array<{ passed: boolean }> } } }).result.structuredContent.results[0].passed).toBe(true);
+      expect(
+        (reply.body as { result: { structuredContent: { results: Array<{ passed: boolean }> } } }).result.structuredContent.results[0]
+          .passed,
+      ).toBe(true);
       expect((await usage(key)).counters.mcp_code_executions.used).toBe(i);
     }
     expect(expectHttpError(await call(key, EXECUTE, 3), 402)).toMatch(/allowance/);

@@ -60,7 +60,11 @@ describe('deterministic drafts', () => {
   it('same arguments give the same draft and rendering; other seeds differ', () => {
     const render = (seed: number) => {
       const draft = draftProblem({ topic: 'arrays', difficulty: 'hard', seed });
-      return renderProblem(draft, draft.cases.map((_, i) => i), ['python', 'javascript', 'typescript']);
+      return renderProblem(
+        draft,
+        draft.cases.map((_, i) => i),
+        ['python', 'javascript', 'typescript'],
+      );
     };
     expect(render(5)).toEqual(render(5));
     const seeds = [1, 2, 3, 4, 5, 6];

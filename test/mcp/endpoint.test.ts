@@ -10,11 +10,15 @@ beforeAll(async () => {
   service = await startTestService({ EXECUTION_TIMEOUT_MS: '3000' });
   key = { 'x-api-key': await createApiKey(service) };
 });
-afterAll(async () => { await service?.close(); });
+afterAll(async () => {
+  await service?.close();
+});
 
 const rpc = (body: unknown, headers: Record<string, string> = {}) => postMcp(service, body, { ...key, ...headers });
 
-interface ToolReply { result: { content: Array<{ text: string }>; structuredContent?: Record<string, unknown>; isError?: boolean } }
+interface ToolReply {
+  result: { content: Array<{ text: string }>; structuredContent?: Record<string, unknown>; isError?: boolean };
+}
 
 async function callTool(name: string, args: unknown): Promise<ToolReply['result']> {
   const reply = await rpc(request('tools/call', { name, arguments: args }));
@@ -46,7 +50,9 @@ describe('JSON-RPC over HTTP', () => {
   });
 
   it('echoes ids exactly, strings and numbers', async () => {
-    expect((await rpc('{"jsonrpc":"2.0","id":90071992547409931,"method":"ping"}')).text).toBe('{"jsonrpc":"2.0","id":90071992547409931,"result":{}}');
+    expect((await rpc('{"jsonrpc":"2.0","id":90071992547409931,"method":"ping"}')).text).toBe(
+      '{"jsonrpc":"2.0","id":90071992547409931,"result":{}}',
+    );
     expect((await rpc(request('ping', undefined, 'abc'))).body).toEqual({ jsonrpc: '2.0', id: 'abc', result: {} });
   });
 
@@ -57,7 +63,12 @@ describe('JSON-RPC over HTTP', () => {
   });
 
   it('answers a batch as an array in order, skipping notifications; all notifications give 202', async () => {
-    const reply = await rpc([request('ping', undefined, 1), { jsonrpc: '2.0', method: 'notifications/initialized' }, request('nope', undefined, 2), request('tools/list', undefined, 3)]);
+    const reply = await rpc([
+      request('ping', undefined, 1),
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      request('nope', undefined, 2),
+      request('tools/list', undefined, 3),
+    ]);
     expect(reply.status).toBe(200);
     const answers = reply.body as Array<{ id: number; result?: unknown; error?: { code: number } }>;
     expect(answers.map((a) => a.id)).toEqual([1, 2, 3]);
@@ -67,10 +78,12 @@ describe('JSON-RPC over HTTP', () => {
   });
 
   it('negotiates the protocol version', async () => {
-    expect((await rpc(request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } }))).body)
-      .toMatchObject({ result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'code-runner' } } });
-    expect((await rpc(request('initialize', { protocolVersion: '2030-01-01', capabilities: {}, clientInfo: { name: 't', version: '1' } }))).body)
-      .toMatchObject({ result: { protocolVersion: '2025-11-25' } });
+    expect(
+      (await rpc(request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } }))).body,
+    ).toMatchObject({ result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'code-runner' } } });
+    expect(
+      (await rpc(request('initialize', { protocolVersion: '2030-01-01', capabilities: {}, clientInfo: { name: 't', version: '1' } }))).body,
+    ).toMatchObject({ result: { protocolVersion: '2025-11-25' } });
   });
 
   it('answers GET and DELETE with 405 and Allow: POST, whatever the credentials', async () => {
@@ -95,7 +108,11 @@ describe('tools over HTTP', () => {
     const missing = await callTool('execute_code', { code: 'def f(x):\n    return x\n', language: 'python' });
     expect(missing.isError).toBe(true);
     expect(missing.content[0].text).toMatch(/testCases/);
-    const badArgs = await callTool('execute_code', { code: 'def f(x):\n    return x\n', language: 'python', testCases: [{ args: [1], expected: 1 }] });
+    const badArgs = await callTool('execute_code', {
+      code: 'def f(x):\n    return x\n',
+      language: 'python',
+      testCases: [{ args: [1], expected: 1 }],
+    });
     expect(badArgs.content[0].text).toMatch(/testCases\.0\.args/);
     const language = await callTool('execute_code', { code: 'x', language: 'cobol', testCases: [{ args: {}, expected: 1 }] });
     expect(language.isError).toBe(true);
@@ -103,18 +120,40 @@ describe('tools over HTTP', () => {
   });
 
   it('runs code and reports per-case results with lossless numbers', async () => {
-    const result = await callTool('execute_code', { code: 'def f(x):\n    return x * 2\n', language: 'python', testCases: [{ args: { x: 2 }, expected: 4 }, { args: { x: 3 }, expected: 7 }] });
+    const result = await callTool('execute_code', {
+      code: 'def f(x):\n    return x * 2\n',
+      language: 'python',
+      testCases: [
+        { args: { x: 2 }, expected: 4 },
+        { args: { x: 3 }, expected: 7 },
+      ],
+    });
     expect(result.isError).toBeUndefined();
-    expect(result.structuredContent).toMatchObject({ language: 'python', timedOut: false, passed: 1, total: 2, results: [{ passed: true, actual: 4 }, { passed: false, actual: 6 }] });
+    expect(result.structuredContent).toMatchObject({
+      language: 'python',
+      timedOut: false,
+      passed: 1,
+      total: 2,
+      results: [
+        { passed: true, actual: 4 },
+        { passed: false, actual: 6 },
+      ],
+    });
     expect(result.content[0].text).toMatch(/^1\/2 passed/);
     expect(result.content[0].text).toContain('expected 7, got 6');
-    const exact = await rpc('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_code","arguments":{"code":"def f(x):\\n    return x\\n","language":"python","testCases":[{"args":{"x":12345678901234567890},"expected":12345678901234567890},{"args":{"x":2.50},"expected":2.5}]}}}');
+    const exact = await rpc(
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_code","arguments":{"code":"def f(x):\\n    return x\\n","language":"python","testCases":[{"args":{"x":12345678901234567890},"expected":12345678901234567890},{"args":{"x":2.50},"expected":2.5}]}}}',
+    );
     expect(exact.text).toContain('"actual":12345678901234567890');
     expect(exact.text).toContain('"passed":2');
   });
 
   it('reports a timed-out execution as a tool error with the partial results', async () => {
-    const result = await callTool('execute_code', { code: 'def f(x):\n    while True:\n        pass\n', language: 'python', testCases: [{ args: { x: 1 }, expected: 1 }] });
+    const result = await callTool('execute_code', {
+      code: 'def f(x):\n    while True:\n        pass\n',
+      language: 'python',
+      testCases: [{ args: { x: 1 }, expected: 1 }],
+    });
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toMatchObject({ timedOut: true, passed: 0, total: 1 });
     expect(result.content[0].text).toMatch(/timed out/);

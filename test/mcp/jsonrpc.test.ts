@@ -18,23 +18,45 @@ async function roundTrip(text: string, handle: MethodHandler = echo): Promise<un
 
 describe('JSON-RPC envelope', () => {
   it('echoes string and numeric ids exactly, including digits beyond 2^53', async () => {
-    expect(await roundTrip('{"jsonrpc":"2.0","id":"a-1","method":"m"}')).toEqual({ jsonrpc: '2.0', id: 'a-1', result: { method: 'm', params: null } });
+    expect(await roundTrip('{"jsonrpc":"2.0","id":"a-1","method":"m"}')).toEqual({
+      jsonrpc: '2.0',
+      id: 'a-1',
+      result: { method: 'm', params: null },
+    });
     const answer = await answerBody(parse('{"jsonrpc":"2.0","id":12345678901234567890,"method":"m"}'), echo);
     expect(stringify(answer)).toContain('"id":12345678901234567890');
   });
 
   it('rejects messages that are not JSON-RPC 2.0 requests with -32600', async () => {
-    for (const text of ['{"id":1,"method":"m"}', '{"jsonrpc":"1.0","id":1,"method":"m"}', '{"jsonrpc":"2.0","id":1}', '{"jsonrpc":"2.0","id":1,"method":7}', '{"jsonrpc":"2.0","id":1,"method":"m","params":3}', '42']) {
-      const answer = await roundTrip(text) as { error: { code: number } };
+    for (const text of [
+      '{"id":1,"method":"m"}',
+      '{"jsonrpc":"1.0","id":1,"method":"m"}',
+      '{"jsonrpc":"2.0","id":1}',
+      '{"jsonrpc":"2.0","id":1,"method":7}',
+      '{"jsonrpc":"2.0","id":1,"method":"m","params":3}',
+      '42',
+    ]) {
+      const answer = (await roundTrip(text)) as { error: { code: number } };
       expect(answer.error.code, text).toBe(RpcCode.InvalidRequest);
     }
-    expect(await roundTrip('{"jsonrpc":"2.0","id":{"x":1},"method":"m"}')).toMatchObject({ id: null, error: { code: RpcCode.InvalidRequest } });
+    expect(await roundTrip('{"jsonrpc":"2.0","id":{"x":1},"method":"m"}')).toMatchObject({
+      id: null,
+      error: { code: RpcCode.InvalidRequest },
+    });
     expect(await roundTrip('{"id":5,"method":"m"}')).toMatchObject({ id: 5 });
   });
 
   it('turns RpcErrors into error objects and lets other errors through', async () => {
-    expect(await roundTrip('{"jsonrpc":"2.0","id":1,"method":"fail"}')).toEqual({ jsonrpc: '2.0', id: 1, error: { code: RpcCode.InvalidParams, message: 'bad' } });
-    await expect(answerBody(parse('{"jsonrpc":"2.0","id":1,"method":"m"}'), async () => { throw new Error('boom'); })).rejects.toThrow('boom');
+    expect(await roundTrip('{"jsonrpc":"2.0","id":1,"method":"fail"}')).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: RpcCode.InvalidParams, message: 'bad' },
+    });
+    await expect(
+      answerBody(parse('{"jsonrpc":"2.0","id":1,"method":"m"}'), async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
   });
 
   it('never answers notifications or client responses', async () => {
@@ -44,7 +66,9 @@ describe('JSON-RPC envelope', () => {
   });
 
   it('answers batches in order, leaving out notifications; an empty batch is one error', async () => {
-    const answers = await roundTrip('[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","method":"n"},1,{"jsonrpc":"2.0","id":"x","method":"fail"}]') as Array<{ id: unknown }>;
+    const answers = (await roundTrip(
+      '[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","method":"n"},1,{"jsonrpc":"2.0","id":"x","method":"fail"}]',
+    )) as Array<{ id: unknown }>;
     expect(answers.map((a) => a.id)).toEqual([1, null, 'x']);
     expect(await roundTrip('[{"jsonrpc":"2.0","method":"n"}]')).toBeUndefined();
     expect(await roundTrip('[]')).toMatchObject({ id: null, error: { code: RpcCode.InvalidRequest } });
@@ -53,17 +77,33 @@ describe('JSON-RPC envelope', () => {
 
 describe('MCP methods', () => {
   const calls: string[] = [];
-  const guard: CallGuard = { before: async (c) => { calls.push(`before ${c}`); }, after: async (c) => { calls.push(`after ${c}`); } };
+  const guard: CallGuard = {
+    before: async (c) => {
+      calls.push(`before ${c}`);
+    },
+    after: async (c) => {
+      calls.push(`after ${c}`);
+    },
+  };
   const tool = (isError: boolean): Tool => ({
-    name: isError ? 'fails' : 'works', title: '', description: '', inputSchema: { type: 'object' }, outputSchema: { type: 'object' },
+    name: isError ? 'fails' : 'works',
+    title: '',
+    description: '',
+    inputSchema: { type: 'object' },
+    outputSchema: { type: 'object' },
     counter: 'mcp_code_executions',
     call: async () => ({ content: [{ type: 'text', text: 'x' }], ...(isError ? { isError: true } : {}) }),
   });
   const server = new McpServer([tool(false), tool(true)]);
 
   it('negotiates the protocol version', async () => {
-    expect(await server.handle('initialize', { protocolVersion: '2025-03-26' }, guard)).toMatchObject({ protocolVersion: '2025-03-26', capabilities: { tools: {} } });
-    expect(await server.handle('initialize', { protocolVersion: '1999-01-01' }, guard)).toMatchObject({ protocolVersion: PROTOCOL_VERSIONS[0] });
+    expect(await server.handle('initialize', { protocolVersion: '2025-03-26' }, guard)).toMatchObject({
+      protocolVersion: '2025-03-26',
+      capabilities: { tools: {} },
+    });
+    expect(await server.handle('initialize', { protocolVersion: '1999-01-01' }, guard)).toMatchObject({
+      protocolVersion: PROTOCOL_VERSIONS[0],
+    });
     await expect(server.handle('initialize', {}, guard)).rejects.toMatchObject({ code: RpcCode.InvalidParams });
   });
 

@@ -18,7 +18,11 @@ afterAll(async () => {
   await service?.close();
 });
 
-interface Problem { family: string; functionNames: Record<string, string>; testCases: Array<{ args: Record<string, unknown>; expected: unknown }> }
+interface Problem {
+  family: string;
+  functionNames: Record<string, string>;
+  testCases: Array<{ args: Record<string, unknown>; expected: unknown }>;
+}
 
 it('initializes with the official SDK client over Streamable HTTP', () => {
   expect(client.getServerVersion()).toMatchObject({ name: 'code-runner' });
@@ -43,13 +47,26 @@ it('generates a problem and runs a solution against its test cases', async () =>
   if (!family) throw new Error(`unknown family ${problem.family}`);
 
   for (const language of ['python', 'typescript'] as const) {
-    const run = await client.callTool({ name: 'execute_code', arguments: { code: referenceCode(family, language), language, functionNames: problem.functionNames, testCases: problem.testCases } });
+    const run = await client.callTool({
+      name: 'execute_code',
+      arguments: { code: referenceCode(family, language), language, functionNames: problem.functionNames, testCases: problem.testCases },
+    });
     expect(run.isError).toBeFalsy();
-    expect(run.structuredContent).toMatchObject({ language, timedOut: false, passed: problem.testCases.length, total: problem.testCases.length });
-    expect((run.content as Array<{ text: string }>)[0].text).toMatch(new RegExp(`^${problem.testCases.length}/${problem.testCases.length} passed`));
+    expect(run.structuredContent).toMatchObject({
+      language,
+      timedOut: false,
+      passed: problem.testCases.length,
+      total: problem.testCases.length,
+    });
+    expect((run.content as Array<{ text: string }>)[0].text).toMatch(
+      new RegExp(`^${problem.testCases.length}/${problem.testCases.length} passed`),
+    );
   }
 
-  const wrong = await client.callTool({ name: 'execute_code', arguments: { code: 'function wrong() { return null; }', language: 'javascript', jsFunctionName: 'wrong', testCases: problem.testCases } });
+  const wrong = await client.callTool({
+    name: 'execute_code',
+    arguments: { code: 'function wrong() { return null; }', language: 'javascript', jsFunctionName: 'wrong', testCases: problem.testCases },
+  });
   expect(wrong.isError).toBeFalsy();
   expect(wrong.structuredContent).toMatchObject({ passed: 0 });
 });

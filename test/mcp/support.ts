@@ -2,7 +2,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Service } from '../../src/service.js';
 
-export interface RpcReply { status: number; headers: Headers; text: string; body: unknown }
+export interface RpcReply {
+  status: number;
+  headers: Headers;
+  text: string;
+  body: unknown;
+}
 
 /** POSTs to /api/mcp; a string body goes byte for byte. */
 export async function postMcp(service: Service, body: unknown, headers: Record<string, string> = {}): Promise<RpcReply> {
@@ -22,7 +27,9 @@ export function request(method: string, params?: Record<string, unknown>, id: st
 /** The official SDK client over Streamable HTTP, authenticated with an API key. */
 export async function connectClient(service: Service, apiKey: string): Promise<Client> {
   const client = new Client({ name: 'mcp-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${service.url}/api/mcp`), { requestInit: { headers: { 'x-api-key': apiKey } } });
+  const transport = new StreamableHTTPClientTransport(new URL(`${service.url}/api/mcp`), {
+    requestInit: { headers: { 'x-api-key': apiKey } },
+  });
   await client.connect(transport);
   return client;
 }

@@ -16,7 +16,9 @@ describe.each([pgliteDriver(), postgresDriver()])('access on $name', (driver) =>
     readKey = await createKey(t.platform, 'acme', 'participants:read');
     await t.platform.admin({ command: 'user.create', email: 'Ada@Example.com', password: 'correct horse' });
     await t.platform.admin({ command: 'member.add', workspace: 'acme', email: 'ada@example.com' });
-    cookie = sessionCookie(await call(t.app, { method: 'POST', url: '/api/v1/auth/login', body: { email: 'ada@example.com', password: 'correct horse' } }));
+    cookie = sessionCookie(
+      await call(t.app, { method: 'POST', url: '/api/v1/auth/login', body: { email: 'ada@example.com', password: 'correct horse' } }),
+    );
   });
   afterAll(async () => {
     await t?.close();
@@ -45,7 +47,10 @@ describe.each([pgliteDriver(), postgresDriver()])('access on $name', (driver) =>
     it('refuses a key revoked while in use on its very next request', async () => {
       const key = await createKey(t.platform, 'acme', 'all');
       expect((await call(t.app, { url: '/api/v1/test/things', key })).statusCode).toBe(200);
-      const id = (await t.platform.admin({ command: 'key.list', workspace: 'acme' })).split('\n').find((line) => line.includes(key.slice(-4)))!.split('\t')[0];
+      const id = (await t.platform.admin({ command: 'key.list', workspace: 'acme' }))
+        .split('\n')
+        .find((line) => line.includes(key.slice(-4)))!
+        .split('\t')[0];
       await t.platform.admin({ command: 'key.revoke', id });
       expect(expectError(await call(t.app, { url: '/api/v1/test/things', key }), 401).error).toMatch(/revoked/);
     });
@@ -55,14 +60,19 @@ describe.each([pgliteDriver(), postgresDriver()])('access on $name', (driver) =>
       expect((await call(t.app, { url: '/api/v1/test/things', key })).statusCode).toBe(200);
     });
 
-    it.each(['participants:write', 'candidates.write', 'role:read', 'templates:read', 'evaluation_templates.read', 'interviews.read'])('refuses a key with only %s with 403 naming the scope', async (scope) => {
-      const key = await createKey(t.platform, 'acme', scope);
-      expect(expectError(await call(t.app, { url: '/api/v1/test/things', key }), 403).error).toContain('participants:read');
-    });
+    it.each(['participants:write', 'candidates.write', 'role:read', 'templates:read', 'evaluation_templates.read', 'interviews.read'])(
+      'refuses a key with only %s with 403 naming the scope',
+      async (scope) => {
+        const key = await createKey(t.platform, 'acme', scope);
+        expect(expectError(await call(t.app, { url: '/api/v1/test/things', key }), 403).error).toContain('participants:read');
+      },
+    );
 
     it('needs the delete scope for deletes', async () => {
       const id = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
-      expect(expectError(await call(t.app, { method: 'DELETE', url: `/api/v1/test/things/${id}`, key: readKey }), 403).error).toContain('participants:delete');
+      expect(expectError(await call(t.app, { method: 'DELETE', url: `/api/v1/test/things/${id}`, key: readKey }), 403).error).toContain(
+        'participants:delete',
+      );
       const key = await createKey(t.platform, 'acme', 'candidates.delete');
       const response = await call(t.app, { method: 'DELETE', url: `/api/v1/test/things/${id}`, key });
       expect(response.statusCode).toBe(204);
@@ -80,13 +90,23 @@ describe.each([pgliteDriver(), postgresDriver()])('access on $name', (driver) =>
 
   describe('cookie sessions', () => {
     it('sets a signed HttpOnly SameSite=Lax cookie and refuses bad passwords', async () => {
-      const response = await call(t.app, { method: 'POST', url: '/api/v1/auth/login', body: { email: 'ada@example.com', password: 'correct horse' } });
+      const response = await call(t.app, {
+        method: 'POST',
+        url: '/api/v1/auth/login',
+        body: { email: 'ada@example.com', password: 'correct horse' },
+      });
       expect(response.json().data.workspaces).toEqual([{ slug: 'acme', plan: 'starter' }]);
       const header = String(response.headers['set-cookie']);
       expect(header).toMatch(/HttpOnly/);
       expect(header).toMatch(/SameSite=Lax/);
-      expectError(await call(t.app, { method: 'POST', url: '/api/v1/auth/login', body: { email: 'ada@example.com', password: 'wrong horse' } }), 401);
-      expectError(await call(t.app, { method: 'POST', url: '/api/v1/auth/login', body: { email: 'nobody@example.com', password: 'x' } }), 401);
+      expectError(
+        await call(t.app, { method: 'POST', url: '/api/v1/auth/login', body: { email: 'ada@example.com', password: 'wrong horse' } }),
+        401,
+      );
+      expectError(
+        await call(t.app, { method: 'POST', url: '/api/v1/auth/login', body: { email: 'nobody@example.com', password: 'x' } }),
+        401,
+      );
     });
 
     it('reaches a workspace the user is a member of, picked by accountSlug', async () => {
@@ -96,7 +116,12 @@ describe.each([pgliteDriver(), postgresDriver()])('access on $name', (driver) =>
     });
 
     it('takes accountSlug from the body where the body carries it', async () => {
-      const response = await call(t.app, { method: 'POST', url: '/api/v1/test/sessions', cookie, body: { candidate: 'c', accountSlug: 'acme' } });
+      const response = await call(t.app, {
+        method: 'POST',
+        url: '/api/v1/test/sessions',
+        cookie,
+        body: { candidate: 'c', accountSlug: 'acme' },
+      });
       expect(response.statusCode).toBe(201);
       expect(response.json().data.workspace).toBe('acme');
     });
@@ -107,11 +132,15 @@ describe.each([pgliteDriver(), postgresDriver()])('access on $name', (driver) =>
     });
 
     it('needs accountSlug', async () => {
-      expect(expectError(await call(t.app, { url: '/api/v1/test/things', cookie }), 400).issues).toEqual([{ path: ['accountSlug'], message: expect.any(String) }]);
+      expect(expectError(await call(t.app, { url: '/api/v1/test/things', cookie }), 400).issues).toEqual([
+        { path: ['accountSlug'], message: expect.any(String) },
+      ]);
     });
 
     it('is refused with 401 on key-only routes', async () => {
-      expect(expectError(await call(t.app, { method: 'POST', url: '/api/v1/test/mcp?accountSlug=acme', cookie }), 401).error).toMatch(/cookie/);
+      expect(expectError(await call(t.app, { method: 'POST', url: '/api/v1/test/mcp?accountSlug=acme', cookie }), 401).error).toMatch(
+        /cookie/,
+      );
     });
 
     it('refuses a tampered cookie', async () => {
@@ -119,8 +148,15 @@ describe.each([pgliteDriver(), postgresDriver()])('access on $name', (driver) =>
     });
 
     it('ends with logout', async () => {
-      const mine = sessionCookie(await call(t.app, { method: 'POST', url: '/api/v1/auth/login', body: { email: 'ada@example.com', password: 'correct horse' } }));
-      const logout = await call(t.app, { method: 'POST', url: '/api/v1/auth/logout', cookie: mine, headers: { 'content-type': 'application/json' } });
+      const mine = sessionCookie(
+        await call(t.app, { method: 'POST', url: '/api/v1/auth/login', body: { email: 'ada@example.com', password: 'correct horse' } }),
+      );
+      const logout = await call(t.app, {
+        method: 'POST',
+        url: '/api/v1/auth/logout',
+        cookie: mine,
+        headers: { 'content-type': 'application/json' },
+      });
       expect(logout.json()).toEqual({ success: true });
       expectError(await call(t.app, { url: '/api/v1/test/things?accountSlug=acme', cookie: mine }), 401);
     });
@@ -128,7 +164,12 @@ describe.each([pgliteDriver(), postgresDriver()])('access on $name', (driver) =>
 
   describe('API key management over the API', () => {
     it('creates (201, shown once), lists without secrets and revokes (204) keys', async () => {
-      const created = await call(t.app, { method: 'POST', url: '/api/v1/api-keys?accountSlug=acme', cookie, body: { name: 'ci', scopes: ['candidates.read', 'round:write'] } });
+      const created = await call(t.app, {
+        method: 'POST',
+        url: '/api/v1/api-keys?accountSlug=acme',
+        cookie,
+        body: { name: 'ci', scopes: ['candidates.read', 'round:write'] },
+      });
       expect(created.statusCode).toBe(201);
       const { data } = created.json();
       expect(data.key).toMatch(/^svc_live_[0-9A-Za-z]{32,}$/);
@@ -140,7 +181,11 @@ describe.each([pgliteDriver(), postgresDriver()])('access on $name', (driver) =>
       expect(list.statusCode).toBe(200);
       expect(list.body).not.toContain(data.key);
       expect(list.body).not.toContain('hash');
-      expect(list.json().data.find((k: { id: string }) => k.id === data.id)).toMatchObject({ name: 'ci', suffix: data.key.slice(-4), revoked_at: null });
+      expect(list.json().data.find((k: { id: string }) => k.id === data.id)).toMatchObject({
+        name: 'ci',
+        suffix: data.key.slice(-4),
+        revoked_at: null,
+      });
 
       const removed = await call(t.app, { method: 'DELETE', url: `/api/v1/api-keys/${data.id}?accountSlug=acme`, cookie });
       expect(removed.statusCode).toBe(204);
@@ -150,14 +195,28 @@ describe.each([pgliteDriver(), postgresDriver()])('access on $name', (driver) =>
 
     it('is cookie-only, and checks ids and scope names', async () => {
       expectError(await call(t.app, { url: '/api/v1/api-keys?accountSlug=acme', key: readKey }), 401);
-      expect(expectError(await call(t.app, { method: 'DELETE', url: '/api/v1/api-keys/not-a-uuid?accountSlug=acme', cookie }), 400).issues?.[0].path).toEqual(['id']);
-      expectError(await call(t.app, { method: 'DELETE', url: '/api/v1/api-keys/7c9e6679-7425-40de-944b-e07fc1f90ae7?accountSlug=acme', cookie }), 404);
-      expect(expectError(await call(t.app, { method: 'POST', url: '/api/v1/api-keys?accountSlug=acme', cookie, body: { scopes: ['teleport:write'] } }), 400).issues?.[0].path).toEqual(['scopes']);
+      expect(
+        expectError(await call(t.app, { method: 'DELETE', url: '/api/v1/api-keys/not-a-uuid?accountSlug=acme', cookie }), 400).issues?.[0]
+          .path,
+      ).toEqual(['id']);
+      expectError(
+        await call(t.app, { method: 'DELETE', url: '/api/v1/api-keys/7c9e6679-7425-40de-944b-e07fc1f90ae7?accountSlug=acme', cookie }),
+        404,
+      );
+      expect(
+        expectError(
+          await call(t.app, { method: 'POST', url: '/api/v1/api-keys?accountSlug=acme', cookie, body: { scopes: ['teleport:write'] } }),
+          400,
+        ).issues?.[0].path,
+      ).toEqual(['scopes']);
     });
 
-    it('cannot revoke another workspace\'s key', async () => {
+    it("cannot revoke another workspace's key", async () => {
       const otherKey = await createKey(t.platform, 'other', 'all');
-      const id = (await t.platform.admin({ command: 'key.list', workspace: 'other' })).split('\n').find((line) => line.includes(otherKey.slice(-4)))!.split('\t')[0];
+      const id = (await t.platform.admin({ command: 'key.list', workspace: 'other' }))
+        .split('\n')
+        .find((line) => line.includes(otherKey.slice(-4)))!
+        .split('\t')[0];
       expectError(await call(t.app, { method: 'DELETE', url: `/api/v1/api-keys/${id}?accountSlug=acme`, cookie }), 404);
       expect((await call(t.app, { url: '/api/v1/test/things', key: otherKey })).statusCode).toBe(200);
     });
@@ -166,15 +225,20 @@ describe.each([pgliteDriver(), postgresDriver()])('access on $name', (driver) =>
   describe('plans and metering', () => {
     it('refuses a free workspace on a paid-plan route with 402, before validating the body', async () => {
       const key = await createKey(t.platform, 'freebie', 'all');
-      expect(expectError(await call(t.app, { method: 'POST', url: '/api/v1/test/sessions', key, body: '{not json' }), 402).error).toMatch(/paid plan/);
+      expect(expectError(await call(t.app, { method: 'POST', url: '/api/v1/test/sessions', key, body: '{not json' }), 402).error).toMatch(
+        /paid plan/,
+      );
       expectError(await call(t.app, { method: 'POST', url: '/api/v1/test/sessions', key, body: { candidate: 'x' } }), 402);
     });
 
     it('spends one credit per metered success and gives 402 when none are left', async () => {
       await t.platform.admin({ command: 'plan.set', workspace: 'other', plan: 'pro', credits: 2 });
       const key = await createKey(t.platform, 'other', 'sessions:write,usage:read');
-      for (let i = 0; i < 2; i += 1) expect((await call(t.app, { method: 'POST', url: '/api/v1/test/sessions', key, body: { candidate: 'x' } })).statusCode).toBe(201);
-      expect(expectError(await call(t.app, { method: 'POST', url: '/api/v1/test/sessions', key, body: { candidate: 'x' } }), 402).error).toMatch(/credits/);
+      for (let i = 0; i < 2; i += 1)
+        expect((await call(t.app, { method: 'POST', url: '/api/v1/test/sessions', key, body: { candidate: 'x' } })).statusCode).toBe(201);
+      expect(
+        expectError(await call(t.app, { method: 'POST', url: '/api/v1/test/sessions', key, body: { candidate: 'x' } }), 402).error,
+      ).toMatch(/credits/);
       expect((await call(t.app, { url: '/api/v1/usage', key })).json().data).toMatchObject({ workspace: 'other', plan: 'pro', credits: 0 });
     });
 

@@ -10,12 +10,19 @@ import { call } from './support/http.js';
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
 
-interface CliResult { code: number; stdout: string; stderr: string }
+interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 /** Runs the CLI as `npm run -s cli` does, in its own process. */
 async function cli(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: root, env: { ...process.env, ...env } });
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+      cwd: root,
+      env: { ...process.env, ...env },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -57,7 +64,9 @@ describe('admin CLI', () => {
     const list = await cli(env, 'key', 'list', '--workspace', 'acme');
     expect(list.stdout).toContain('participants:read,roles:read');
     expect(list.stdout).not.toContain(keyOf(created));
-    expect((await cli(env, 'plan', 'set', '--workspace', 'acme', '--plan', 'pro', '--credits', '7')).stdout).toMatch(/plan pro with 7 credits/);
+    expect((await cli(env, 'plan', 'set', '--workspace', 'acme', '--plan', 'pro', '--credits', '7')).stdout).toMatch(
+      /plan pro with 7 credits/,
+    );
     expect((await cli(env, 'plan', 'set', '--workspace', 'acme', '--plan', 'gold')).code).toBe(1);
     expect((await cli(env, 'key', 'create', '--workspace', 'acme', '--scopes', 'nope:read')).stderr).toMatch(/unknown scope/);
   }, 180_000);
@@ -71,7 +80,10 @@ describe('admin CLI', () => {
       expect(created.code).toBe(0);
       const key = keyOf(created);
       expect((await call(service.app, { url: '/api/v1/test/things', key })).statusCode).toBe(200);
-      const id = (await cli(env, 'key', 'list', '--workspace', 'acme')).stdout.split('\n').find((line) => line.includes(key.slice(-4)))!.split('\t')[0];
+      const id = (await cli(env, 'key', 'list', '--workspace', 'acme')).stdout
+        .split('\n')
+        .find((line) => line.includes(key.slice(-4)))!
+        .split('\t')[0];
       expect((await cli(env, 'key', 'revoke', id)).stdout).toMatch(/revoked/);
       expect((await call(service.app, { url: '/api/v1/test/things', key })).statusCode).toBe(401);
       expect((await cli(env, 'workspace', 'create', 'acme', '--plan', 'pro')).stderr).toMatch(/already exists/);

@@ -27,7 +27,10 @@ describe('scope aliases', () => {
     [['interviewers.write', 'interviewer:write'], ['interviewers:write']],
     [['interviews.read'], ['sessions:read', 'interviewers:read']],
     [['interviews.write'], ['sessions:write', 'interviewers:write']],
-    [['programs.read', 'webhooks:write'], ['programs:read', 'webhooks:write']],
+    [
+      ['programs.read', 'webhooks:write'],
+      ['programs:read', 'webhooks:write'],
+    ],
   ])('%j all mean %j', (names, canonical) => {
     for (const name of names) expect(resolveScopes([name]).every((scope) => canonical.includes(scope))).toBe(true);
     expect(resolveScopes(names)).toEqual(canonical);
@@ -47,15 +50,23 @@ describe('pagination', () => {
   });
 
   it('accepts pageSize 100 and the last page', async () => {
-    expect((await call(t.app, { url: '/api/v1/test/things?pageSize=100', key })).json().meta).toEqual({ page: 1, pageSize: 100, total: 45, totalPages: 1 });
+    expect((await call(t.app, { url: '/api/v1/test/things?pageSize=100', key })).json().meta).toEqual({
+      page: 1,
+      pageSize: 100,
+      total: 45,
+      totalPages: 1,
+    });
     expect((await call(t.app, { url: '/api/v1/test/things?page=3', key })).json().data).toHaveLength(5);
   });
 
-  it.each(['pageSize=101', 'pageSize=0', 'page=0', 'page=-1', 'page=abc', 'pageSize=2.5', 'page='])('refuses %s with 400 naming the field', async (query) => {
-    const response = await call(t.app, { url: `/api/v1/test/things?${query}`, key });
-    expect(expectError(response, 400).issues?.[0].path).toEqual([query.split('=')[0]]);
-    expectRateLimitHeaders(response);
-  });
+  it.each(['pageSize=101', 'pageSize=0', 'page=0', 'page=-1', 'page=abc', 'pageSize=2.5', 'page='])(
+    'refuses %s with 400 naming the field',
+    async (query) => {
+      const response = await call(t.app, { url: `/api/v1/test/things?${query}`, key });
+      expect(expectError(response, 400).issues?.[0].path).toEqual([query.split('=')[0]]);
+      expectRateLimitHeaders(response);
+    },
+  );
 });
 
 describe('request conventions', () => {
@@ -66,16 +77,22 @@ describe('request conventions', () => {
   });
 
   it('reports body validation issues with string paths', async () => {
-    expect(expectError(await call(t.app, { method: 'POST', url: '/api/v1/test/sessions', key, body: { candidate: 5 } }), 400).issues).toEqual([{ path: ['candidate'], message: expect.any(String) }]);
+    expect(
+      expectError(await call(t.app, { method: 'POST', url: '/api/v1/test/sessions', key, body: { candidate: 5 } }), 400).issues,
+    ).toEqual([{ path: ['candidate'], message: expect.any(String) }]);
   });
 
   it('accepts an empty body on bodiless POSTs with or without Content-Type', async () => {
-    expect((await call(t.app, { method: 'POST', url: '/api/v1/test/execute', key, headers: { 'content-type': 'application/json' } })).statusCode).toBe(200);
+    expect(
+      (await call(t.app, { method: 'POST', url: '/api/v1/test/execute', key, headers: { 'content-type': 'application/json' } })).statusCode,
+    ).toBe(200);
     expect((await call(t.app, { method: 'POST', url: '/api/v1/test/execute', key })).statusCode).toBe(200);
   });
 
   it('refuses a non-UUID {id} with 400 naming id', async () => {
-    expect(expectError(await call(t.app, { method: 'DELETE', url: '/api/v1/test/things/42', key }), 400).issues).toEqual([{ path: ['id'], message: 'must be a UUID' }]);
+    expect(expectError(await call(t.app, { method: 'DELETE', url: '/api/v1/test/things/42', key }), 400).issues).toEqual([
+      { path: ['id'], message: 'must be a UUID' },
+    ]);
   });
 
   it('puts rate-limit headers on unknown /api routes but leaves other routes alone', async () => {
@@ -87,7 +104,13 @@ describe('request conventions', () => {
 
   it('refuses to register an /api route that declares no access', async () => {
     const app = Fastify({ logger: false });
-    installGuard(app, { db: t.platform.database.db, limiter: async () => {}, metering: new Metering(t.platform.database.db, loadPlatformConfig({})), settings: loadPlatformConfig({}), publicPrefixes: [] });
+    installGuard(app, {
+      db: t.platform.database.db,
+      limiter: async () => {},
+      metering: new Metering(t.platform.database.db, loadPlatformConfig({})),
+      settings: loadPlatformConfig({}),
+      publicPrefixes: [],
+    });
     expect(() => app.get('/api/v1/undeclared', async () => ({}))).toThrow(/must declare config.access/);
     expect(() => app.get('/healthz', async () => ({}))).not.toThrow();
     await app.close();
@@ -106,7 +129,9 @@ describe('OpenAPI', () => {
     expect(response.statusCode).toBe(200);
     const document = response.json();
     expect(document.openapi).toBe('3.1.0');
-    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/api/v1/api-keys', '/api/v1/api-keys/{id}', '/api/v1/usage', '/api/v1/auth/login', '/api/v1/test/things']));
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/api/v1/api-keys', '/api/v1/api-keys/{id}', '/api/v1/usage', '/api/v1/auth/login', '/api/v1/test/things']),
+    );
     const list = document.paths['/api/v1/test/things'].get;
     expect(list['x-required-scope']).toBe('participants:read');
     expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(['page', 'pageSize']);

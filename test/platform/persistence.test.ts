@@ -18,11 +18,16 @@ describe.each([pgliteDriver(), postgresDriver()])('restart on $name', (driver) =
     await createWorkspace(first.platform, 'acme', 'pro');
     const kept = await createKey(first.platform, 'acme', 'candidates.read');
     const revoked = await createKey(first.platform, 'acme', 'candidates.read');
-    const revokedId = (await first.platform.admin({ command: 'key.list', workspace: 'acme' })).split('\n').find((line) => line.includes(revoked.slice(-4)))!.split('\t')[0];
+    const revokedId = (await first.platform.admin({ command: 'key.list', workspace: 'acme' }))
+      .split('\n')
+      .find((line) => line.includes(revoked.slice(-4)))!
+      .split('\t')[0];
     await first.platform.admin({ command: 'key.revoke', id: revokedId });
     await first.platform.admin({ command: 'user.create', email: 'ada@example.com', password: 'correct horse' });
     await first.platform.admin({ command: 'member.add', workspace: 'acme', email: 'ada@example.com' });
-    const cookie = sessionCookie(await call(first.app, { method: 'POST', url: '/api/v1/auth/login', body: { email: 'ada@example.com', password: 'correct horse' } }));
+    const cookie = sessionCookie(
+      await call(first.app, { method: 'POST', url: '/api/v1/auth/login', body: { email: 'ada@example.com', password: 'correct horse' } }),
+    );
     await first.close();
 
     const second = await buildTestApp(env, dataDir);

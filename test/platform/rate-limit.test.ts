@@ -8,7 +8,9 @@ const LIMITS = { RATE_LIMIT_STARTER: '3', RATE_LIMIT_PRO: '5', RATE_LIMIT_ANONYM
 
 let redis: RedisServer;
 const dataDir = tempDir();
-beforeAll(async () => { redis = await startRedis(); });
+beforeAll(async () => {
+  redis = await startRedis();
+});
 afterAll(async () => {
   await redis?.stop();
   removeDir(dataDir);
@@ -27,9 +29,11 @@ describe.each([
     await createWorkspace(t.platform, `starter-${suffix}`, 'starter');
     await createWorkspace(t.platform, `pro-${suffix}`, 'pro');
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
-  it('counts per key at the plan\'s limit, then answers 429 with Retry-After', async () => {
+  it("counts per key at the plan's limit, then answers 429 with Retry-After", async () => {
     const key = await createKey(t.platform, `starter-${suffix}`, 'all');
     const before = Math.floor(Date.now() / 1000);
     for (const remaining of [2, 1, 0]) {
@@ -57,7 +61,8 @@ describe.each([
 
   it('counts anonymous callers, refused ones included, per client IP', async () => {
     const ip = store === 'memory' ? '10.0.0.1' : '10.0.0.2';
-    const anonymous = (headers: Record<string, string> = {}) => t.app.inject({ method: 'POST', url: '/api/v1/test/execute', remoteAddress: ip, headers });
+    const anonymous = (headers: Record<string, string> = {}) =>
+      t.app.inject({ method: 'POST', url: '/api/v1/test/execute', remoteAddress: ip, headers });
     expect((await anonymous()).headers['x-ratelimit-limit']).toBe('2');
     expect((await anonymous({ 'x-api-key': 'bad' })).statusCode).toBe(401);
     const refused = await anonymous();

@@ -30,10 +30,20 @@ export async function startTestService(env: Record<string, string> = {}): Promis
     ...isolated,
   });
   const close = service.close;
-  return { ...service, close: async () => { await close(); rmSync(isolated.DATA_DIR, { recursive: true, force: true }); } };
+  return {
+    ...service,
+    close: async () => {
+      await close();
+      rmSync(isolated.DATA_DIR, { recursive: true, force: true });
+    },
+  };
 }
 
-export interface ExecuteReply { status: number; body: Record<string, unknown> & { results?: Array<Record<string, unknown>>; error?: string }; headers: Headers }
+export interface ExecuteReply {
+  status: number;
+  body: Record<string, unknown> & { results?: Array<Record<string, unknown>>; error?: string };
+  headers: Headers;
+}
 
 /** POSTs a body to the execute endpoint; a string body is sent byte for byte. */
 export async function execute(service: Service, body: unknown, headers: Record<string, string> = {}): Promise<ExecuteReply> {

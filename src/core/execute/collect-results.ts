@@ -4,7 +4,12 @@ import type { CaseResult } from '../result-schema.js';
 import type { CaseOutcome } from './run-job.js';
 
 /** Turns per-case outcomes (or the reason a case has none) into the API's result items, in request order. */
-export function collectResults(testCases: TestCase[], outcomes: Map<number, CaseOutcome>, missing: (i: number) => string, leadingStdout = ''): CaseResult[] {
+export function collectResults(
+  testCases: TestCase[],
+  outcomes: Map<number, CaseOutcome>,
+  missing: (i: number) => string,
+  leadingStdout = '',
+): CaseResult[] {
   return testCases.map((testCase, i) => {
     const outcome = outcomes.get(i);
     const error = outcome ? outcome.error : missing(i);

@@ -2,7 +2,7 @@ import type { SandboxPool } from '../sandbox/pool.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { runJob, type CaseOutcome, type HarnessJob } from './run-job.js';
 
-export const TIMED_OUT = 'timed out';
+const TIMED_OUT = 'timed out';
 
 export interface JobResult {
   outcomes: Map<number, CaseOutcome>;
@@ -15,11 +15,17 @@ export interface JobResult {
   runMs: number;
 }
 
-export interface JobLimits { deadline: number; caseTimeoutMs: number | undefined; memoryMb: number }
+export interface JobLimits {
+  deadline: number;
+  caseTimeoutMs: number | undefined;
+  memoryMb: number;
+}
 
 function untilDeadline<T>(promise: Promise<T>, deadline: number): Promise<T | 'deadline'> {
   let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<'deadline'>((resolve) => { timer = setTimeout(() => resolve('deadline'), Math.max(0, deadline - Date.now())); });
+  const expired = new Promise<'deadline'>((resolve) => {
+    timer = setTimeout(() => resolve('deadline'), Math.max(0, deadline - Date.now()));
+  });
   return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
 }
 
@@ -31,7 +37,9 @@ export async function executeJob(pool: SandboxPool, job: HarnessJob, limits: Job
   const result: JobResult = { outcomes: new Map(), reasons: new Map(), leadingStdout: '', timedOut: false, acquireMs: 0, runMs: 0 };
   let remaining = job.cases;
   let firstContainer = true;
-  const markRest = (reason: string) => { for (const c of remaining) if (!result.outcomes.has(c.i)) result.reasons.set(c.i, reason); };
+  const markRest = (reason: string) => {
+    for (const c of remaining) if (!result.outcomes.has(c.i)) result.reasons.set(c.i, reason);
+  };
 
   while (remaining.length > 0) {
     const acquireStart = Date.now();
@@ -39,7 +47,10 @@ export async function executeJob(pool: SandboxPool, job: HarnessJob, limits: Job
     const sandbox = await untilDeadline(acquiring, limits.deadline);
     result.acquireMs += Date.now() - acquireStart;
     if (sandbox === 'deadline') {
-      void acquiring.then((late: Sandbox) => pool.retire(late), () => undefined);
+      void acquiring.then(
+        (late: Sandbox) => pool.retire(late),
+        () => undefined,
+      );
       result.timedOut = true;
       markRest(TIMED_OUT);
       break;

@@ -1,5 +1,10 @@
 /** An error as the harness reports it (docs/harness-protocol.md, section 3). */
-export interface HarnessError { type?: unknown; message?: unknown; line?: unknown; column?: unknown }
+export interface HarnessError {
+  type?: unknown;
+  message?: unknown;
+  line?: unknown;
+  column?: unknown;
+}
 
 const MAX_MESSAGE_CHARS = 1_000;
 
@@ -7,7 +12,10 @@ const MAX_MESSAGE_CHARS = 1_000;
 export function formatHarnessError(error: HarnessError, lineMap?: (line: number) => number): string {
   const type = typeof error.type === 'string' && error.type ? error.type : 'Error';
   const rawMessage = typeof error.message === 'string' ? error.message : '';
-  const message = rawMessage.replace(/\s*\n\s*/g, ' ').trim().slice(0, MAX_MESSAGE_CHARS);
+  const message = rawMessage
+    .replace(/\s*\n\s*/g, ' ')
+    .trim()
+    .slice(0, MAX_MESSAGE_CHARS);
   const line = Number(error.line);
   const column = Number(error.column);
   let where = '';

@@ -1,7 +1,7 @@
-export const TRUNCATION_MARKER = '\n...[truncated]';
+const TRUNCATION_MARKER = '\n...[truncated]';
 
 /** Keeps at most `capBytes` UTF-8 bytes of `text`, cut on a character boundary, marking the cut. */
-export function capOutput(text: string, capBytes: number): string {
+function capOutput(text: string, capBytes: number): string {
   const bytes = Buffer.from(text, 'utf8');
   if (bytes.length <= capBytes) return text;
   let end = capBytes;

@@ -11,12 +11,14 @@ import type { BoundCase, HarnessJob } from './run-job.js';
 
 /** What the host decided before any container is involved. */
 export type Prepared =
-  | { kind: 'run'; interpreter: Interpreter; job: HarnessJob; caseErrors: Map<number, string> }
-  | { kind: 'fail-all'; error: string };
+  { kind: 'run'; interpreter: Interpreter; job: HarnessJob; caseErrors: Map<number, string> } | { kind: 'fail-all'; error: string };
 
 const FILENAMES: Record<Language, string> = { python: 'solution.py', javascript: 'solution.js', typescript: 'solution.js' };
 
-function sourceFor(request: ExecuteRequest, language: Language): { ok: true; code: string; lineMap?: (line: number) => number } | { ok: false; error: string } {
+function sourceFor(
+  request: ExecuteRequest,
+  language: Language,
+): { ok: true; code: string; lineMap?: (line: number) => number } | { ok: false; error: string } {
   if (language === 'python') return { ok: true, code: request.code };
   if (language === 'javascript') return prepareJavaScript(request.code);
   return transpileTypeScript(request.code);
@@ -28,11 +30,13 @@ export function prepareExecution(request: ExecuteRequest, language: Language, st
 
   const defs: FunctionDef[] = language === 'python' ? findPythonDefinitions(request.code) : findJsDefinitions(request.code, language);
   const resolution = resolveFunction(request, language, defs);
-  if (resolution.kind === 'none') return { kind: 'fail-all', error: `no function to call was found; tried ${resolution.tried.join(', ') || 'no names'}` };
+  if (resolution.kind === 'none')
+    return { kind: 'fail-all', error: `no function to call was found; tried ${resolution.tried.join(', ') || 'no names'}` };
 
-  const target = resolution.kind === 'static'
-    ? { ...(resolution.def.className ? { class: resolution.def.className } : {}), names: [resolution.def.name] }
-    : { ...(resolution.className ? { class: resolution.className } : {}), names: resolution.names };
+  const target =
+    resolution.kind === 'static'
+      ? { ...(resolution.def.className ? { class: resolution.def.className } : {}), names: [resolution.def.name] }
+      : { ...(resolution.className ? { class: resolution.className } : {}), names: resolution.names };
   const params = resolution.kind === 'static' ? resolution.def.params : undefined;
 
   const cases: BoundCase[] = [];

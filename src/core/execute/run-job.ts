@@ -5,7 +5,12 @@ import type { ExitInfo, Sandbox } from '../sandbox/sandbox.js';
 import { formatHarnessError, type HarnessError } from './harness-error.js';
 import { joinOutput } from './output.js';
 
-export interface BoundCase { i: number; args: unknown[]; kwargs: Record<string, unknown>; undef: number[] }
+export interface BoundCase {
+  i: number;
+  args: unknown[];
+  kwargs: Record<string, unknown>;
+  undef: number[];
+}
 
 export interface HarnessJob {
   code: string;
@@ -16,10 +21,15 @@ export interface HarnessJob {
   lineMap?: (line: number) => number;
 }
 
-export interface CaseOutcome { value: unknown; error: string | null; ms: number; stdout: string }
+export interface CaseOutcome {
+  value: unknown;
+  error: string | null;
+  ms: number;
+  stdout: string;
+}
 
 /** Why a job stopped: it finished, ran out of time (whole or one case), was killed for memory, or its process died. */
-export type JobEnd = 'done' | 'deadline' | 'case-timeout' | 'memory' | 'exited';
+type JobEnd = 'done' | 'deadline' | 'case-timeout' | 'memory' | 'exited';
 
 export interface JobReport {
   outcomes: Map<number, CaseOutcome>;
@@ -32,7 +42,10 @@ export interface JobReport {
   exit: ExitInfo | undefined;
 }
 
-export interface RunLimits { deadline: number; caseTimeoutMs: number | undefined }
+export interface RunLimits {
+  deadline: number;
+  caseTimeoutMs: number | undefined;
+}
 
 const DRAIN_GRACE_MS = 500;
 // Node aborts on its own heap limit (set below the container's) before the kernel's OOM killer acts.
@@ -47,7 +60,14 @@ export function encodeJob(job: HarnessJob, nonce: string): string {
 /** Sends one job to a ready sandbox and collects its streamed results until it ends, one way or another. */
 export function runJob(sandbox: Sandbox, job: HarnessJob, limits: RunLimits): Promise<JobReport> {
   const nonce = randomBytes(16).toString('hex');
-  const report: JobReport = { outcomes: new Map(), end: 'done', runningCase: undefined, loadError: undefined, loadStdout: '', exit: undefined };
+  const report: JobReport = {
+    outcomes: new Map(),
+    end: 'done',
+    runningCase: undefined,
+    loadError: undefined,
+    loadStdout: '',
+    exit: undefined,
+  };
   let stray = '';
   let sawFirstCase = false;
 
@@ -65,7 +85,8 @@ export function runJob(sandbox: Sandbox, job: HarnessJob, limits: RunLimits): Pr
       if (!settle()) return;
       report.end = end;
       report.exit = exit;
-      if (report.loadError !== undefined || (!sawFirstCase && end !== 'done')) report.loadStdout = joinOutput(report.loadStdout, stray, job.stdoutCap);
+      if (report.loadError !== undefined || (!sawFirstCase && end !== 'done'))
+        report.loadStdout = joinOutput(report.loadStdout, stray, job.stdoutCap);
       resolve(report);
     };
     const stop = (end: JobEnd) => {
@@ -94,7 +115,7 @@ export function runJob(sandbox: Sandbox, job: HarnessJob, limits: RunLimits): Pr
           clearTimeout(caseTimer);
           const i = Number(frame.i);
           report.outcomes.set(i, {
-            value: frame.error ? null : frame.value ?? null,
+            value: frame.error ? null : (frame.value ?? null),
             error: frame.error ? formatHarnessError(frame.error as HarnessError, job.lineMap) : null,
             // A frame can be forged by the user's code; no case took longer than the job has run.
             ms: Math.min(Number(frame.ms) || 0, Date.now() - sentAt),
@@ -126,7 +147,9 @@ export function runJob(sandbox: Sandbox, job: HarnessJob, limits: RunLimits): Pr
         finish(exit.oomKilled || V8_HEAP_EXHAUSTED.test(stray) ? 'memory' : 'exited', exit);
       },
       // The engine could not tell how the container ended (it went away mid-run): a sandbox failure, not a result.
-      (error: unknown) => { if (settle()) reject(error); },
+      (error: unknown) => {
+        if (settle()) reject(error);
+      },
     );
     sandbox.send(nonce, encodeJob(job, nonce));
   });

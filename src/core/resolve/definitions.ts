@@ -4,7 +4,7 @@
  * binding do not depend on the language's syntax tree.
  */
 
-export type ParamKind = 'positional' | 'keyword-only' | 'rest' | 'kwargs';
+type ParamKind = 'positional' | 'keyword-only' | 'rest' | 'kwargs';
 
 export interface ParamInfo {
   name: string;

@@ -35,7 +35,11 @@ export function findJsDefinitions(code: string, language: 'javascript' | 'typesc
           found.push(...readMethods(value, lineOf));
         }
       }
-    } else if (ts.isClassDeclaration(statement) && statement.name?.text === SOLUTION_CLASS && !hasModifier(statement, ts.SyntaxKind.DeclareKeyword)) {
+    } else if (
+      ts.isClassDeclaration(statement) &&
+      statement.name?.text === SOLUTION_CLASS &&
+      !hasModifier(statement, ts.SyntaxKind.DeclareKeyword)
+    ) {
       found.push(...readMethods(statement, lineOf));
     }
   }
@@ -50,8 +54,11 @@ function hasModifier(node: ts.Node, kind: ts.SyntaxKind): boolean {
 function unwrap(expression: ts.Expression): ts.Expression {
   let current = expression;
   while (
-    ts.isParenthesizedExpression(current) || ts.isAsExpression(current) || ts.isSatisfiesExpression(current)
-    || ts.isTypeAssertionExpression(current) || ts.isNonNullExpression(current)
+    ts.isParenthesizedExpression(current) ||
+    ts.isAsExpression(current) ||
+    ts.isSatisfiesExpression(current) ||
+    ts.isTypeAssertionExpression(current) ||
+    ts.isNonNullExpression(current)
   ) {
     current = current.expression;
   }
@@ -66,11 +73,13 @@ function memberName(name: ts.PropertyName): string | undefined {
 }
 
 function isPublicInstanceMember(member: ts.ClassElement): boolean {
-  return !hasModifier(member, ts.SyntaxKind.StaticKeyword)
-    && !hasModifier(member, ts.SyntaxKind.PrivateKeyword)
-    && !hasModifier(member, ts.SyntaxKind.ProtectedKeyword)
-    && !hasModifier(member, ts.SyntaxKind.AbstractKeyword)
-    && !hasModifier(member, ts.SyntaxKind.DeclareKeyword);
+  return (
+    !hasModifier(member, ts.SyntaxKind.StaticKeyword) &&
+    !hasModifier(member, ts.SyntaxKind.PrivateKeyword) &&
+    !hasModifier(member, ts.SyntaxKind.ProtectedKeyword) &&
+    !hasModifier(member, ts.SyntaxKind.AbstractKeyword) &&
+    !hasModifier(member, ts.SyntaxKind.DeclareKeyword)
+  );
 }
 
 /** Methods, and fields holding a function (`twoSum = (nums) => …`), which instances carry just the same. */

@@ -10,7 +10,8 @@ export type MatchRank = 0 | 1 | 2 | 3;
 /** `twoSum` → `two_sum`, `parseHTTPResponse` → `parse_http_response`, `Strongest_Extension` → `strongest_extension`. */
 export function toSnakeCase(name: string): string {
   const lead = /^_*/.exec(name)?.[0] ?? '';
-  const body = name.slice(lead.length)
+  const body = name
+    .slice(lead.length)
     // An acronym ends where a capital starts a lower-case word: HTTPResponse → HTTP_Response.
     .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1_$2')
     .replace(/([\p{Ll}\p{Nd}])(\p{Lu})/gu, '$1_$2')
@@ -22,7 +23,10 @@ export function toSnakeCase(name: string): string {
 /** `two_sum` → `twoSum`; leading underscores and the first word's case are kept. */
 export function toCamelCase(name: string): string {
   const lead = /^_*/.exec(name)?.[0] ?? '';
-  const words = name.slice(lead.length).split('_').filter((word) => word.length > 0);
+  const words = name
+    .slice(lead.length)
+    .split('_')
+    .filter((word) => word.length > 0);
   const [first = '', ...rest] = words;
   return lead + first + rest.map((word) => word[0].toUpperCase() + word.slice(1)).join('');
 }

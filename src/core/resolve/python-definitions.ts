@@ -62,7 +62,8 @@ function methodStyle(decorators: SyntaxNode[], text: (node: SyntaxNode) => strin
     const last = names[names.length - 1];
     if (last === 'staticmethod') return 'static';
     if (last === 'classmethod') return 'class';
-    if (last === 'property' || last === 'cached_property' || last === 'setter' || last === 'getter' || last === 'deleter') return 'property';
+    if (last === 'property' || last === 'cached_property' || last === 'setter' || last === 'getter' || last === 'deleter')
+      return 'property';
   }
   return 'instance';
 }

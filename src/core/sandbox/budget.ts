@@ -5,7 +5,9 @@ export class ContainerBudget {
 
   constructor(readonly max: number) {}
 
-  get used(): number { return this.live; }
+  get used(): number {
+    return this.live;
+  }
 
   tryTake(): boolean {
     if (this.live >= this.max) return false;
@@ -18,5 +20,7 @@ export class ContainerBudget {
     for (const listener of this.listeners) listener();
   }
 
-  onRelease(listener: () => void): void { this.listeners.add(listener); }
+  onRelease(listener: () => void): void {
+    this.listeners.add(listener);
+  }
 }

@@ -12,7 +12,7 @@ export interface SandboxLimits {
 
 export const SANDBOX_LABEL = 'code-runner.sandbox';
 /** The unprivileged uid:gid the harness runs as; no such user exists on the host. */
-export const SANDBOX_USER = '10001:10001';
+const SANDBOX_USER = '10001:10001';
 
 /**
  * The host-side pids limit for a container. Under runc the cgroup counts the sandbox's own
@@ -25,11 +25,17 @@ export const SANDBOX_USER = '10001:10001';
  */
 const RUNSC_SENTRY_TASKS = 64;
 const RUNSC_TASKS_PER_GUEST_PROCESS = 6;
-export function hostPidsLimit(runtime: string, pids: number): number {
+function hostPidsLimit(runtime: string, pids: number): number {
   return runtime.startsWith('runsc') ? RUNSC_SENTRY_TASKS + pids * RUNSC_TASKS_PER_GUEST_PROCESS : pids;
 }
 
-export function containerOptions(image: string, runtime: string, instance: string, limits: SandboxLimits, env: string[]): Docker.ContainerCreateOptions {
+export function containerOptions(
+  image: string,
+  runtime: string,
+  instance: string,
+  limits: SandboxLimits,
+  env: string[],
+): Docker.ContainerCreateOptions {
   const memory = limits.memoryMb * 1024 * 1024;
   return {
     Image: image,

@@ -13,7 +13,14 @@ export function connectDocker(socketPath: string): Docker {
 async function runtimeWorks(docker: Docker, runtime: string, image: string): Promise<boolean> {
   let container: Docker.Container | undefined;
   try {
-    container = await docker.createContainer({ Image: image, Entrypoint: ['true'], Cmd: [], NetworkDisabled: true, Labels: { [SANDBOX_LABEL]: 'runtime-probe' }, HostConfig: { Runtime: runtime, NetworkMode: 'none', LogConfig: { Type: 'none', Config: {} } } });
+    container = await docker.createContainer({
+      Image: image,
+      Entrypoint: ['true'],
+      Cmd: [],
+      NetworkDisabled: true,
+      Labels: { [SANDBOX_LABEL]: 'runtime-probe' },
+      HostConfig: { Runtime: runtime, NetworkMode: 'none', LogConfig: { Type: 'none', Config: {} } },
+    });
     await container.start();
     return ((await container.wait({ condition: 'not-running' })) as { StatusCode: number }).StatusCode === 0;
   } catch {
@@ -40,7 +47,10 @@ export async function pickOciRuntime(docker: Docker, choice: OciRuntimeChoice, p
     return crunUsable ? 'crun' : 'runc';
   }
   if (!runtimes.includes(choice)) {
-    throw new SandboxError('engine', `runtime ${choice} is not registered with the Docker engine (has: ${runtimes.join(', ')}); run docker/setup-host.sh`);
+    throw new SandboxError(
+      'engine',
+      `runtime ${choice} is not registered with the Docker engine (has: ${runtimes.join(', ')}); run docker/setup-host.sh`,
+    );
   }
   return choice;
 }
@@ -48,7 +58,14 @@ export async function pickOciRuntime(docker: Docker, choice: OciRuntimeChoice, p
 /** Force-removes every container this instance labelled, e.g. those a crashed earlier run left behind. */
 export async function removeLabelled(docker: Docker, instance: string): Promise<number> {
   const containers = await docker.listContainers({ all: true, filters: { label: [`${SANDBOX_LABEL}=${instance}`] } });
-  await Promise.all(containers.map((c) => docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined)));
+  await Promise.all(
+    containers.map((c) =>
+      docker
+        .getContainer(c.Id)
+        .remove({ force: true })
+        .catch(() => undefined),
+    ),
+  );
   return containers.length;
 }
 

@@ -3,9 +3,7 @@ import { isJsonObject, parseExactJson } from '../../web/json.js';
 
 /** What the harness's stdout carries: the ready line, frames, and stray output (see docs/harness-protocol.md). */
 export type HarnessEvent =
-  | { kind: 'ready'; version: string }
-  | { kind: 'frame'; frame: Record<string, unknown> }
-  | { kind: 'stray'; text: string };
+  { kind: 'ready'; version: string } | { kind: 'frame'; frame: Record<string, unknown> } | { kind: 'stray'; text: string };
 
 export interface FrameParserLimits {
   /** Stray bytes passed on between two frames; the rest is counted and dropped. */
@@ -52,7 +50,10 @@ class StrayOutput {
   private kept = 0;
   discarded = 0;
 
-  constructor(private readonly limit: number, private readonly emit: (text: string) => void) {}
+  constructor(
+    private readonly limit: number,
+    private readonly emit: (text: string) => void,
+  ) {}
 
   write(bytes: Buffer): void {
     const take = Math.min(bytes.length, this.limit - this.kept);
@@ -91,15 +92,22 @@ export class FrameParser {
   private lineBytes = 0;
   private readonly stray: StrayOutput;
 
-  constructor(private readonly emit: (event: HarnessEvent) => void, private readonly limits: Readonly<FrameParserLimits> = DEFAULT_LIMITS) {
+  constructor(
+    private readonly emit: (event: HarnessEvent) => void,
+    private readonly limits: Readonly<FrameParserLimits> = DEFAULT_LIMITS,
+  ) {
     this.stray = new StrayOutput(limits.strayBytes, (text) => emit({ kind: 'stray', text }));
   }
 
   /** Bytes held for a line that may still turn out to be a frame. */
-  get retainedBytes(): number { return this.lineBytes; }
+  get retainedBytes(): number {
+    return this.lineBytes;
+  }
 
   /** Stray bytes dropped past the limit. */
-  get discardedBytes(): number { return this.stray.discarded; }
+  get discardedBytes(): number {
+    return this.stray.discarded;
+  }
 
   setNonce(nonce: string): void {
     this.nonce = Buffer.from(`${nonce} `, 'utf8');

@@ -13,9 +13,17 @@ export interface PoolOptions {
   readyTimeoutMs: number;
 }
 
-export interface PoolStats { ready: number; starting: number; inUse: number; waiting: number }
+export interface PoolStats {
+  ready: number;
+  starting: number;
+  inUse: number;
+  waiting: number;
+}
 
-interface Waiter { resolve: (sandbox: Sandbox) => void; reject: (error: Error) => void }
+interface Waiter {
+  resolve: (sandbox: Sandbox) => void;
+  reject: (error: Error) => void;
+}
 
 const MAX_BACKOFF_MS = 5_000;
 
@@ -68,7 +76,13 @@ export class SandboxPool {
     this.lastMiss = Date.now();
     if (this.options.minIdle > 0) this.extraIdle = Math.min(this.extraIdle + 1, Math.max(0, this.options.maxSize - this.options.minIdle));
     return new Promise((resolve, reject) => {
-      this.waiters.push({ resolve: (sandbox) => { this.inUse += 1; resolve(sandbox); }, reject });
+      this.waiters.push({
+        resolve: (sandbox) => {
+          this.inUse += 1;
+          resolve(sandbox);
+        },
+        reject,
+      });
       this.pump();
     });
   }
@@ -97,7 +111,10 @@ export class SandboxPool {
     if (this.closed) return;
     const now = Date.now();
     if (now < this.backoffUntil) {
-      this.backoffTimer ??= setTimeout(() => { this.backoffTimer = undefined; this.pump(); }, this.backoffUntil - now);
+      this.backoffTimer ??= setTimeout(() => {
+        this.backoffTimer = undefined;
+        this.pump();
+      }, this.backoffUntil - now);
       return;
     }
     while (this.ready.length + this.starting < this.wanted && this.starting < this.options.refillConcurrency && this.budget.tryTake()) {
@@ -108,7 +125,12 @@ export class SandboxPool {
   private spawn(): void {
     this.starting += 1;
     const started = this.startSandbox().then(async (sandbox) => {
-      const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new SandboxError('start', 'the harness did not become ready in time')), this.options.readyTimeoutMs).unref());
+      const timeout = new Promise<never>((_, reject) =>
+        setTimeout(
+          () => reject(new SandboxError('start', 'the harness did not become ready in time')),
+          this.options.readyTimeoutMs,
+        ).unref(),
+      );
       try {
         await Promise.race([sandbox.ready, timeout]);
         return sandbox;
@@ -117,27 +139,29 @@ export class SandboxPool {
         throw error;
       }
     });
-    this.track(started.then(
-      (sandbox) => {
-        this.starting -= 1;
-        this.failures = 0;
-        const waiter = this.waiters.shift();
-        if (this.closed) this.dispose(sandbox);
-        else if (waiter) waiter.resolve(sandbox);
-        else this.ready.push(sandbox);
-        this.pump();
-      },
-      (error: Error) => {
-        this.starting -= 1;
-        this.budget.release();
-        this.failures += 1;
-        this.backoffUntil = Date.now() + Math.min(MAX_BACKOFF_MS, 50 * 2 ** this.failures);
-        this.onError(error);
-        // A request waiting on a broken engine gets the error now instead of hanging until its deadline.
-        this.waiters.shift()?.reject(error);
-        this.pump();
-      },
-    ));
+    this.track(
+      started.then(
+        (sandbox) => {
+          this.starting -= 1;
+          this.failures = 0;
+          const waiter = this.waiters.shift();
+          if (this.closed) this.dispose(sandbox);
+          else if (waiter) waiter.resolve(sandbox);
+          else this.ready.push(sandbox);
+          this.pump();
+        },
+        (error: Error) => {
+          this.starting -= 1;
+          this.budget.release();
+          this.failures += 1;
+          this.backoffUntil = Date.now() + Math.min(MAX_BACKOFF_MS, 50 * 2 ** this.failures);
+          this.onError(error);
+          // A request waiting on a broken engine gets the error now instead of hanging until its deadline.
+          this.waiters.shift()?.reject(error);
+          this.pump();
+        },
+      ),
+    );
   }
 
   private isFresh(sandbox: Sandbox): boolean {
@@ -161,12 +185,19 @@ export class SandboxPool {
   }
 
   private dispose(sandbox: Sandbox): void {
-    this.track(sandbox.dispose().catch((error: Error) => this.onError(error)).finally(() => this.budget.release()));
+    this.track(
+      sandbox
+        .dispose()
+        .catch((error: Error) => this.onError(error))
+        .finally(() => this.budget.release()),
+    );
   }
 
   private track(work: Promise<unknown>): void {
     this.pending.add(work);
-    const done = () => { this.pending.delete(work); };
+    const done = () => {
+      this.pending.delete(work);
+    };
     work.then(done, done);
   }
 }

@@ -3,7 +3,11 @@ import { PassThrough, type Duplex } from 'node:stream';
 import { SandboxError, type SandboxStage } from '../../web/errors.js';
 import { FrameParser, type HarnessEvent } from './frame-parser.js';
 
-export interface ExitInfo { statusCode: number; oomKilled: boolean; killedByHost: boolean }
+export interface ExitInfo {
+  statusCode: number;
+  oomKilled: boolean;
+  killedByHost: boolean;
+}
 
 const SIGKILL_STATUS = 137;
 const OOM_INSPECT_ATTEMPTS = 6;
@@ -44,19 +48,33 @@ export class Sandbox {
 
   private settleExit!: { resolve: (result: { StatusCode: number }) => void; reject: (error: unknown) => void };
 
-  private constructor(private readonly container: Docker.Container, private readonly stream: Duplex) {
-    this.ready = new Promise((resolve, reject) => { this.resolveReady = resolve; this.rejectReady = reject; });
-    this.ready.catch(() => undefined);
-    this.drained = new Promise((resolve) => { this.resolveDrained = resolve; });
-    this.parser = new FrameParser((event) => this.dispatch(event));
-    const waitResult = new Promise<{ StatusCode: number }>((resolve, reject) => { this.settleExit = { resolve, reject }; });
-    this.exited = waitResult.then(
-      async (result) => this.exitInfo(result.StatusCode),
-      (error: unknown) => { throw stageError('wait', error); },
-    ).finally(() => {
-      this.hasExited = true;
-      this.rejectReady(new SandboxError('start', 'the harness exited before it was ready'));
+  private constructor(
+    private readonly container: Docker.Container,
+    private readonly stream: Duplex,
+  ) {
+    this.ready = new Promise((resolve, reject) => {
+      this.resolveReady = resolve;
+      this.rejectReady = reject;
     });
+    this.ready.catch(() => undefined);
+    this.drained = new Promise((resolve) => {
+      this.resolveDrained = resolve;
+    });
+    this.parser = new FrameParser((event) => this.dispatch(event));
+    const waitResult = new Promise<{ StatusCode: number }>((resolve, reject) => {
+      this.settleExit = { resolve, reject };
+    });
+    this.exited = waitResult
+      .then(
+        async (result) => this.exitInfo(result.StatusCode),
+        (error: unknown) => {
+          throw stageError('wait', error);
+        },
+      )
+      .finally(() => {
+        this.hasExited = true;
+        this.rejectReady(new SandboxError('start', 'the harness exited before it was ready'));
+      });
     this.exited.catch(() => undefined);
   }
 
@@ -92,8 +110,12 @@ export class Sandbox {
     }
   }
 
-  get id(): string { return this.container.id; }
-  get isAlive(): boolean { return !this.hasExited && !this.killed; }
+  get id(): string {
+    return this.container.id;
+  }
+  get isAlive(): boolean {
+    return !this.hasExited && !this.killed;
+  }
 
   /** Starts receiving events; anything that arrived before is replayed first. */
   listen(listener: (event: HarnessEvent) => void): void {
@@ -157,9 +179,11 @@ export class Sandbox {
    */
   private checkExit(): void {
     if (this.hasExited) return;
-    this.followExit(this.container.inspect().then(
-      (info) => (info.State.Running ? new Promise<never>(() => undefined) : { StatusCode: info.State.ExitCode }),
-    ));
+    this.followExit(
+      this.container
+        .inspect()
+        .then((info) => (info.State.Running ? new Promise<never>(() => undefined) : { StatusCode: info.State.ExitCode })),
+    );
   }
 
   private dispatch(event: HarnessEvent): void {

@@ -2,11 +2,17 @@ import { familiesFor, normaliseTopic } from './catalogue/index.js';
 import { SCALES, type Args, type Difficulty, type ProblemFamily } from './family.js';
 import { hashSeed, Rng } from './prng.js';
 
-export const DEFAULT_SEED = 1;
-export const DEFAULT_DIFFICULTY: Difficulty = 'medium';
+const DEFAULT_SEED = 1;
+const DEFAULT_DIFFICULTY: Difficulty = 'medium';
 const RANDOM_CASES: Record<Difficulty, number> = { easy: 5, medium: 7, hard: 9 };
 
-export interface Draft { id: string; family: ProblemFamily; difficulty: Difficulty; seed: number; cases: Args[] }
+export interface Draft {
+  id: string;
+  family: ProblemFamily;
+  difficulty: Difficulty;
+  seed: number;
+  cases: Args[];
+}
 
 /** The topic matched no family; carries the list the caller can choose from. */
 export class UnknownTopicError extends Error {}
@@ -22,7 +28,9 @@ export function draftProblem(options: { topic?: string; difficulty?: Difficulty;
   if (families.length === 0) throw new UnknownTopicError(`unknown topic "${options.topic}"`);
   const difficulty = options.difficulty ?? DEFAULT_DIFFICULTY;
   const seed = options.seed ?? DEFAULT_SEED;
-  const family = new Rng(hashSeed(seed, `${options.topic === undefined ? '' : normaliseTopic(options.topic)}/${difficulty}`)).pick(families);
+  const family = new Rng(hashSeed(seed, `${options.topic === undefined ? '' : normaliseTopic(options.topic)}/${difficulty}`)).pick(
+    families,
+  );
   const rng = new Rng(hashSeed(seed, `${family.id}/${difficulty}`));
   const scale = family.scales?.[difficulty] ?? SCALES[difficulty];
 
@@ -37,7 +45,11 @@ export function draftProblem(options: { topic?: string; difficulty?: Difficulty;
   };
   family.fixed.forEach(add);
   // Duplicates are dropped, so a few spare attempts keep small input spaces from coming up short.
-  for (let attempt = 0; attempt < RANDOM_CASES[difficulty] * 3 && cases.length < family.fixed.length + RANDOM_CASES[difficulty]; attempt++) {
+  for (
+    let attempt = 0;
+    attempt < RANDOM_CASES[difficulty] * 3 && cases.length < family.fixed.length + RANDOM_CASES[difficulty];
+    attempt++
+  ) {
     add(family.generate(rng, scale));
   }
   return { id: `${family.id}:${difficulty}:${seed}`, family, difficulty, seed, cases };

@@ -7,12 +7,18 @@ export type Difficulty = (typeof DIFFICULTIES)[number];
 export type ValueType = 'int' | 'bool' | 'str' | 'int[]' | 'str[]' | 'int[][]' | 'str[][]';
 
 /** Parameter names are single lowercase words so one `args` object binds in every language. */
-export interface Param { name: string; type: ValueType; }
+export interface Param {
+  name: string;
+  type: ValueType;
+}
 
 export type Args = Record<string, unknown>;
 
 /** How big inputs get: `n` bounds collection sizes, `v` the magnitude of values. */
-export interface Scale { n: number; v: number; }
+export interface Scale {
+  n: number;
+  v: number;
+}
 
 export const SCALES: Record<Difficulty, Scale> = {
   easy: { n: 6, v: 10 },

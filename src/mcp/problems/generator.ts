@@ -49,7 +49,8 @@ export class ProblemGenerator {
     });
     if (execution.status === 'timed-out') throw new ReferenceFailedError(`the reference solution of "${family.id}" timed out`);
     return execution.results.map((result, i) => {
-      if (result.error !== null) throw new ReferenceFailedError(`the reference solution of "${family.id}" failed on case ${i}: ${result.error}`);
+      if (result.error !== null)
+        throw new ReferenceFailedError(`the reference solution of "${family.id}" failed on case ${i}: ${result.error}`);
       return toPlainJson(result.actual);
     });
   }

@@ -3,13 +3,19 @@ import { LANGUAGES } from '../../core/languages.js';
 import { DIFFICULTIES } from './family.js';
 
 export const generateArgumentsSchema = z.strictObject({
-  topic: z.string().min(1).max(100).optional()
+  topic: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
     .meta({ description: 'A topic tag (e.g. "graphs", "dp", "strings") or a problem family id; omitted: any family' }),
   difficulty: z.enum(DIFFICULTIES).optional().meta({ description: 'Scales input sizes and value ranges; default "medium"' }),
-  languages: z.array(z.enum(LANGUAGES)).min(1).optional()
+  languages: z
+    .array(z.enum(LANGUAGES))
+    .min(1)
+    .optional()
     .meta({ description: 'Languages to include signatures and starter code for; default all three' }),
-  seed: z.int().optional()
-    .meta({ description: 'Any integer; the same arguments always give the same problem. Default 1' }),
+  seed: z.int().optional().meta({ description: 'Any integer; the same arguments always give the same problem. Default 1' }),
 });
 
 export type GenerateArguments = z.infer<typeof generateArgumentsSchema>;

@@ -16,7 +16,9 @@ function perLanguage(languages: readonly Language[], render: (language: Language
 }
 
 function call(name: string, args: Args): string {
-  return `${name}(${Object.entries(args).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(', ')})`;
+  return `${name}(${Object.entries(args)
+    .map(([k, v]) => `${k} = ${JSON.stringify(v)}`)
+    .join(', ')})`;
 }
 
 /** Assembles the tool's answer from a draft and the expected values its reference produced. */

@@ -1,12 +1,9 @@
 import type { Language } from '../../core/languages.js';
+import { toCamelCase } from '../../core/resolve/names.js';
 import type { Param, ProblemFamily, ValueType } from './family.js';
 
-export function camelCase(snake: string): string {
-  return snake.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
-}
-
 export function functionNameIn(family: ProblemFamily, language: Language): string {
-  return language === 'python' ? family.functionName : camelCase(family.functionName);
+  return language === 'python' ? family.functionName : toCamelCase(family.functionName);
 }
 
 function pythonType(type: ValueType): string {
@@ -19,10 +16,12 @@ function typeScriptType(type: ValueType): string {
 }
 
 function paramList(params: readonly Param[], typed: (type: ValueType) => string | null): string {
-  return params.map((p) => {
-    const type = typed(p.type);
-    return type ? `${p.name}: ${type}` : p.name;
-  }).join(', ');
+  return params
+    .map((p) => {
+      const type = typed(p.type);
+      return type ? `${p.name}: ${type}` : p.name;
+    })
+    .join(', ');
 }
 
 /** The declaration line, without the body's opening brace or colon. */
@@ -42,8 +41,13 @@ function dedent(text: string): string[] {
 
 function withBody(family: ProblemFamily, language: Language, body: string): string {
   const header = signature(family, language);
-  if (language === 'python') return `${header}:\n${dedent(body).map((l) => (l ? `    ${l}` : l)).join('\n')}\n`;
-  return `${header} {\n${dedent(body).map((l) => (l ? `  ${l}` : l)).join('\n')}\n}\n`;
+  if (language === 'python')
+    return `${header}:\n${dedent(body)
+      .map((l) => (l ? `    ${l}` : l))
+      .join('\n')}\n`;
+  return `${header} {\n${dedent(body)
+    .map((l) => (l ? `  ${l}` : l))
+    .join('\n')}\n}\n`;
 }
 
 export function starterCode(family: ProblemFamily, language: Language): string {

@@ -11,9 +11,11 @@ import { errorResult, invalidArguments, type Tool, type ToolResult } from './too
 const VALUE_PREVIEW = 200;
 
 /** The REST response plus a summary, so a client need not count results itself. */
-export const executeCodeOutputSchema = executeResponseSchema.extend({
+const executeCodeOutputSchema = executeResponseSchema.extend({
   language: z.enum(LANGUAGES),
-  timedOut: z.boolean().meta({ description: 'true when the whole execution hit the time limit; cases without a result then carry an error' }),
+  timedOut: z
+    .boolean()
+    .meta({ description: 'true when the whole execution hit the time limit; cases without a result then carry an error' }),
   passed: z.int().min(0),
   total: z.int().min(0),
 });
@@ -49,7 +51,8 @@ export function executeCodeTool(runner: Pick<Runner, 'execute' | 'requestSchema'
   return {
     name: 'execute_code',
     title: 'Execute code against test cases',
-    description: 'Runs a Python, JavaScript or TypeScript function against test cases in a throwaway sandbox and reports, per case, the input, expected and actual value, pass/fail, runtime, captured output and error. Same arguments and results as POST /api/v1/code/execute.',
+    description:
+      'Runs a Python, JavaScript or TypeScript function against test cases in a throwaway sandbox and reports, per case, the input, expected and actual value, pass/fail, runtime, captured output and error. Same arguments and results as POST /api/v1/code/execute.',
     inputSchema: jsonSchemaOf(runner.requestSchema, 'input'),
     outputSchema: jsonSchemaOf(executeCodeOutputSchema, 'output'),
     counter: 'mcp_code_executions',

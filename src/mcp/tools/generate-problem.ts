@@ -23,10 +23,18 @@ export function generateProblemTool(generator: ProblemGenerator): Tool {
       try {
         const problem = await generator.generate(parsed.data);
         // The JSON copy serves clients that predate structuredContent (protocol 2025-03-26 and older).
-        return { content: [{ type: 'text', text: problem.statement }, { type: 'text', text: JSON.stringify(problem) }], structuredContent: problem };
+        return {
+          content: [
+            { type: 'text', text: problem.statement },
+            { type: 'text', text: JSON.stringify(problem) },
+          ],
+          structuredContent: problem,
+        };
       } catch (error) {
         if (error instanceof UnknownTopicError) {
-          return invalidArguments([{ path: ['topic'], message: `${error.message}; known topics: ${TOPICS.join(', ')} (a family id such as "two-sum" also works)` }]);
+          return invalidArguments([
+            { path: ['topic'], message: `${error.message}; known topics: ${TOPICS.join(', ')} (a family id such as "two-sum" also works)` },
+          ]);
         }
         if (error instanceof ReferenceFailedError) return errorResult(`Problem generation failed: ${error.message}.`);
         const unavailable = runnerUnavailableText(error);

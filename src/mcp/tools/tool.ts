@@ -1,7 +1,6 @@
 import type { MonthlyCounter } from '../../platform/index.js';
 import type { Issue } from '../../web/errors.js';
-
-export type JsonSchema = Record<string, unknown>;
+import type { JsonSchema } from '../../web/json-schema.js';
 
 export interface ToolResult {
   content: Array<{ type: 'text'; text: string }>;

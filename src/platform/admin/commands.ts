@@ -8,15 +8,22 @@ import { isUniqueViolation } from '../store/errors.js';
 import { addMember, createUser, findUser } from '../store/users.js';
 import { createWorkspace, findWorkspace, setPlan } from '../store/workspaces.js';
 
-const slug = z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'a slug is lower-case letters, digits and inner hyphens (at most 63)');
+const slug = z
+  .string()
+  .regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'a slug is lower-case letters, digits and inner hyphens (at most 63)');
 const plan = z.enum(PLANS);
 
 /** What the admin CLI can do; the same objects travel to a running service's admin endpoint. */
-export const adminCommandSchema = z.discriminatedUnion('command', [
+const adminCommandSchema = z.discriminatedUnion('command', [
   z.object({ command: z.literal('workspace.create'), slug, plan }),
   z.object({ command: z.literal('user.create'), email: z.email(), password: z.string().min(8, 'a password has at least 8 characters') }),
   z.object({ command: z.literal('member.add'), workspace: slug, email: z.email() }),
-  z.object({ command: z.literal('key.create'), workspace: slug, scopes: z.string().min(1), name: z.string().min(1).max(100).default('cli') }),
+  z.object({
+    command: z.literal('key.create'),
+    workspace: slug,
+    scopes: z.string().min(1),
+    name: z.string().min(1).max(100).default('cli'),
+  }),
   z.object({ command: z.literal('key.list'), workspace: slug }),
   z.object({ command: z.literal('key.revoke'), id: z.guid('a key id is a UUID') }),
   z.object({ command: z.literal('plan.set'), workspace: slug, plan, credits: z.coerce.number().int().min(0).optional() }),
@@ -48,7 +55,10 @@ export async function runAdminCommand(db: Db, settings: PlanSettings, input: Adm
   const command = parsed.data;
   switch (command.command) {
     case 'workspace.create': {
-      const row = await unique(createWorkspace(db, command.slug, command.plan, startingCreditsOf(settings, command.plan)), `workspace ${command.slug} already exists`);
+      const row = await unique(
+        createWorkspace(db, command.slug, command.plan, startingCreditsOf(settings, command.plan)),
+        `workspace ${command.slug} already exists`,
+      );
       return `workspace ${row.slug} created (id ${row.id}, plan ${row.plan}, ${row.credits} credits)`;
     }
     case 'user.create': {
@@ -80,7 +90,18 @@ export async function runAdminCommand(db: Db, settings: PlanSettings, input: Adm
       const workspace = await workspaceOf(db, command.workspace);
       const { rows } = await listApiKeys(db, workspace.id);
       if (rows.length === 0) return `no keys in ${workspace.slug}`;
-      return rows.map((row) => [row.id, row.name, `svc_live_…${row.suffix}`, row.revokedAt ? `revoked ${row.revokedAt.toISOString()}` : 'active', `created ${row.createdAt.toISOString()}`, row.scopes.join(',')].join('\t')).join('\n');
+      return rows
+        .map((row) =>
+          [
+            row.id,
+            row.name,
+            `svc_live_…${row.suffix}`,
+            row.revokedAt ? `revoked ${row.revokedAt.toISOString()}` : 'active',
+            `created ${row.createdAt.toISOString()}`,
+            row.scopes.join(','),
+          ].join('\t'),
+        )
+        .join('\n');
     }
     case 'key.revoke': {
       const row = await revokeApiKey(db, command.id);

@@ -5,7 +5,10 @@ import type { PlanSettings } from '../plans.js';
 import { AdminError, runAdminCommand, type AdminCommand } from './commands.js';
 import { removeEndpointFile, writeEndpointFile } from './endpoint-file.js';
 
-export interface AdminServer { url: string; close(): Promise<void> }
+export interface AdminServer {
+  url: string;
+  close(): Promise<void>;
+}
 
 function tokenMatches(header: string | undefined, token: string): boolean {
   const given = Buffer.from(header?.replace(/^Bearer /, '') ?? '');
@@ -17,7 +20,13 @@ function tokenMatches(header: string | undefined, token: string): boolean {
  * While the service holds the embedded database, the CLI cannot open it; it sends its commands
  * here instead: a loopback-only listener guarded by a random token kept in the data folder (0600).
  */
-export async function startAdminServer(db: Db, settings: PlanSettings, dataDir: string, port: number, logger: FastifyBaseLogger): Promise<AdminServer> {
+export async function startAdminServer(
+  db: Db,
+  settings: PlanSettings,
+  dataDir: string,
+  port: number,
+  logger: FastifyBaseLogger,
+): Promise<AdminServer> {
   const token = randomBytes(32).toString('base64url');
   const server = Fastify({ loggerInstance: logger, bodyLimit: 64 * 1024 });
   server.post('/admin/command', async (request, reply) => {

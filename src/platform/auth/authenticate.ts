@@ -21,14 +21,21 @@ export type AuthOutcome =
 const refused = (message: string): AuthOutcome => ({ kind: 'refused', error: new UnauthenticatedError(message) });
 
 async function byKey(db: Db, header: string | string[]): Promise<AuthOutcome> {
-  if (typeof header !== 'string' || !KEY_PATTERN.test(header)) return refused('malformed API key: expected svc_live_ followed by at least 32 letters and digits');
+  if (typeof header !== 'string' || !KEY_PATTERN.test(header))
+    return refused('malformed API key: expected svc_live_ followed by at least 32 letters and digits');
   const found = await findApiKey(db, header);
   if (!found) return refused('invalid API key');
   if (found.key.revokedAt) return refused('API key has been revoked');
   const { key, workspace } = found;
   return {
     kind: 'key',
-    principal: { workspaceId: workspace.id, workspaceSlug: workspace.slug, plan: workspace.plan as Plan, keyId: key.id, scopes: key.scopes.filter((s): s is Scope => (SCOPES as readonly string[]).includes(s)) },
+    principal: {
+      workspaceId: workspace.id,
+      workspaceSlug: workspace.slug,
+      plan: workspace.plan as Plan,
+      keyId: key.id,
+      scopes: key.scopes.filter((s): s is Scope => (SCOPES as readonly string[]).includes(s)),
+    },
   };
 }
 

@@ -9,12 +9,18 @@ import { memberWorkspace } from '../store/users.js';
 import { authenticate, type AuthOutcome } from './authenticate.js';
 import type { Bucket, Limiter } from './rate-limit.js';
 
-export interface GuardSettings extends PlanSettings {
+interface GuardSettings extends PlanSettings {
   RATE_LIMIT_ANONYMOUS: number;
   RATE_LIMIT_SIGNED_IN: number;
 }
 
-export interface GuardDeps { db: Db; limiter: Limiter; metering: Metering; settings: GuardSettings; publicPrefixes: string[] }
+export interface GuardDeps {
+  db: Db;
+  limiter: Limiter;
+  metering: Metering;
+  settings: GuardSettings;
+  publicPrefixes: string[];
+}
 
 const isApi = (url: string) => /^\/api(?:[/?]|$)/.test(url);
 

@@ -3,7 +3,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { RateLimitedError } from '../../web/errors.js';
 
-export interface Bucket { key: string; max: number }
+export interface Bucket {
+  key: string;
+  max: number;
+}
 export type Limiter = (request: FastifyRequest, reply: FastifyReply, bucket: Bucket) => Promise<void>;
 
 /**
@@ -29,7 +32,10 @@ export async function createLimiter(app: FastifyInstance, windowSeconds: number,
     reply.header('x-ratelimit-reset', resetAt);
     if (outcome.isExceeded) {
       const retryAfter = Math.max(1, outcome.ttlInSeconds);
-      throw new RateLimitedError(`rate limit of ${outcome.max} requests per ${windowSeconds} s exceeded; retry in ${retryAfter} s`, retryAfter);
+      throw new RateLimitedError(
+        `rate limit of ${outcome.max} requests per ${windowSeconds} s exceeded; retry in ${retryAfter} s`,
+        retryAfter,
+      );
     }
   };
 }

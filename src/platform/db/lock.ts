@@ -14,7 +14,7 @@ export function alive(pid: number): boolean {
 }
 
 /** The pid holding the embedded database in this folder, if that process is still alive. */
-export function lockHolder(dataDir: string): number | undefined {
+function lockHolder(dataDir: string): number | undefined {
   try {
     const pid = Number(readFileSync(path.join(dataDir, LOCK_FILE), 'utf8').trim());
     return Number.isInteger(pid) && pid > 0 && alive(pid) ? pid : undefined;
@@ -31,7 +31,11 @@ export function acquireLock(dataDir: string): () => void {
   const file = path.join(dataDir, LOCK_FILE);
   const holder = lockHolder(dataDir);
   if (holder !== undefined) {
-    throw new Error(holder === process.pid ? `the data folder ${dataDir} is already open in this process` : `the data folder ${dataDir} is in use by process ${holder}`);
+    throw new Error(
+      holder === process.pid
+        ? `the data folder ${dataDir} is already open in this process`
+        : `the data folder ${dataDir} is in use by process ${holder}`,
+    );
   }
   rmSync(file, { force: true });
   // Exclusive create: of two processes taking over a stale lock at once, one fails here.

@@ -2,7 +2,11 @@
  * Versioned migrations, applied in order and recorded in schema_migrations. Never edit a released
  * one: add the next version. They must match schema.ts, which is what queries are typed against.
  */
-export interface Migration { version: number; name: string; statements: string[] }
+export interface Migration {
+  version: number;
+  name: string;
+  statements: string[];
+}
 
 export const MIGRATIONS: Migration[] = [
   {

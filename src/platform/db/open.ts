@@ -1,7 +1,10 @@
 import type { Database } from './database.js';
 import { migrate } from './migrate.js';
 
-export interface OpenOptions { dataDir: string; databaseUrl?: string }
+export interface OpenOptions {
+  dataDir: string;
+  databaseUrl?: string;
+}
 
 /**
  * PostgreSQL when a URL is given, else the embedded PGlite in DATA_DIR/db; migrated to the latest

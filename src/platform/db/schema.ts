@@ -20,15 +20,25 @@ export const users = pgTable('users', {
   ...timestamps,
 });
 
-export const memberships = pgTable('memberships', {
-  workspaceId: uuid('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
-  userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-  createdAt: timestamps.createdAt,
-}, (table) => [primaryKey({ columns: [table.workspaceId, table.userId] })]);
+export const memberships = pgTable(
+  'memberships',
+  {
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamps.createdAt,
+  },
+  (table) => [primaryKey({ columns: [table.workspaceId, table.userId] })],
+);
 
 export const apiKeys = pgTable('api_keys', {
   id: uuid('id').primaryKey().defaultRandom(),
-  workspaceId: uuid('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+  workspaceId: uuid('workspace_id')
+    .notNull()
+    .references(() => workspaces.id, { onDelete: 'cascade' }),
   name: text('name').notNull(),
   keyHash: text('key_hash').notNull().unique(),
   suffix: text('suffix').notNull(),
@@ -40,17 +50,25 @@ export const apiKeys = pgTable('api_keys', {
 export const loginSessions = pgTable('login_sessions', {
   id: uuid('id').primaryKey().defaultRandom(),
   tokenHash: text('token_hash').notNull().unique(),
-  userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   createdAt: timestamps.createdAt,
 });
 
-export const usageCounters = pgTable('usage_counters', {
-  workspaceId: uuid('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
-  period: text('period').notNull(),
-  counter: text('counter').notNull(),
-  count: integer('count').notNull().default(0),
-}, (table) => [primaryKey({ columns: [table.workspaceId, table.period, table.counter] })]);
+export const usageCounters = pgTable(
+  'usage_counters',
+  {
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    period: text('period').notNull(),
+    counter: text('counter').notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.workspaceId, table.period, table.counter] })],
+);
 
 /** Created by the migrator itself, before any migration runs. */
 export const schemaMigrations = pgTable('schema_migrations', {
@@ -59,4 +77,4 @@ export const schemaMigrations = pgTable('schema_migrations', {
   appliedAt: timestamp('applied_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-export const schema = { schemaMigrations,  workspaces, users, memberships, apiKeys, loginSessions, usageCounters };
+export const schema = { schemaMigrations, workspaces, users, memberships, apiKeys, loginSessions, usageCounters };

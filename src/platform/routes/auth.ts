@@ -8,7 +8,11 @@ import { defineRoute } from '../../web/route.js';
 import { createLoginSession, deleteLoginSession } from '../store/login-sessions.js';
 import { findUser, userWorkspaces } from '../store/users.js';
 
-export interface AuthRouteOptions { db: Db; sessionTtlHours: number; secureCookie: boolean }
+export interface AuthRouteOptions {
+  db: Db;
+  sessionTtlHours: number;
+  secureCookie: boolean;
+}
 
 const signedIn = z.object({
   data: z.object({
@@ -21,30 +25,44 @@ const signedIn = z.object({
 export function authRoutes(app: FastifyInstance, options: AuthRouteOptions): void {
   const cookie = { path: '/', httpOnly: true, sameSite: 'lax', secure: options.secureCookie, signed: true } as const;
 
-  defineRoute(app, {
-    method: 'POST', url: '/api/v1/auth/login', tags: ['auth'], summary: 'Sign in and receive a session cookie',
-    access: { auth: 'none' },
-    body: z.object({ email: z.string().min(1), password: z.string().min(1) }),
-    response: signedIn,
-  }, async ({ body, reply }) => {
-    const user = await findUser(options.db, body.email);
-    if (!user) await burnPasswordCheck(body.password);
-    if (!user || !(await verifyPassword(body.password, user.passwordHash))) throw new UnauthenticatedError('invalid email or password');
-    const token = await createLoginSession(options.db, user.id, options.sessionTtlHours * 3_600_000);
-    reply.setCookie(SESSION_COOKIE, token, { ...cookie, maxAge: options.sessionTtlHours * 3600 });
-    const workspaces = await userWorkspaces(options.db, user.id);
-    return { data: { user: { id: user.id, email: user.email }, workspaces: workspaces.map((w) => ({ slug: w.slug, plan: w.plan })) } };
-  });
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      tags: ['auth'],
+      summary: 'Sign in and receive a session cookie',
+      access: { auth: 'none' },
+      body: z.object({ email: z.string().min(1), password: z.string().min(1) }),
+      response: signedIn,
+    },
+    async ({ body, reply }) => {
+      const user = await findUser(options.db, body.email);
+      if (!user) await burnPasswordCheck(body.password);
+      if (!user || !(await verifyPassword(body.password, user.passwordHash))) throw new UnauthenticatedError('invalid email or password');
+      const token = await createLoginSession(options.db, user.id, options.sessionTtlHours * 3_600_000);
+      reply.setCookie(SESSION_COOKIE, token, { ...cookie, maxAge: options.sessionTtlHours * 3600 });
+      const workspaces = await userWorkspaces(options.db, user.id);
+      return { data: { user: { id: user.id, email: user.email }, workspaces: workspaces.map((w) => ({ slug: w.slug, plan: w.plan })) } };
+    },
+  );
 
-  defineRoute(app, {
-    method: 'POST', url: '/api/v1/auth/logout', tags: ['auth'], summary: 'End the session (idempotent)',
-    access: { auth: 'none' },
-    response: z.object({ success: z.literal(true) }),
-  }, async ({ request, reply }) => {
-    const raw = request.cookies[SESSION_COOKIE];
-    const unsigned = raw ? request.unsignCookie(raw) : undefined;
-    if (unsigned?.valid && unsigned.value) await deleteLoginSession(options.db, unsigned.value);
-    reply.clearCookie(SESSION_COOKIE, cookie);
-    return { success: true };
-  });
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/api/v1/auth/logout',
+      tags: ['auth'],
+      summary: 'End the session (idempotent)',
+      access: { auth: 'none' },
+      response: z.object({ success: z.literal(true) }),
+    },
+    async ({ request, reply }) => {
+      const raw = request.cookies[SESSION_COOKIE];
+      const unsigned = raw ? request.unsignCookie(raw) : undefined;
+      if (unsigned?.valid && unsigned.value) await deleteLoginSession(options.db, unsigned.value);
+      reply.clearCookie(SESSION_COOKIE, cookie);
+      return { success: true };
+    },
+  );
 }

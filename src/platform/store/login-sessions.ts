@@ -15,7 +15,9 @@ export async function createLoginSession(db: Db, userId: string, ttlMs: number):
 }
 
 export async function findLoginSession(db: Db, token: string): Promise<UserRow | undefined> {
-  const [row] = await db.select({ user: users }).from(loginSessions)
+  const [row] = await db
+    .select({ user: users })
+    .from(loginSessions)
     .innerJoin(users, eq(users.id, loginSessions.userId))
     .where(and(eq(loginSessions.tokenHash, digest(token)), gt(loginSessions.expiresAt, new Date())));
   return row?.user;

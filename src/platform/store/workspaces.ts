@@ -21,16 +21,20 @@ export async function findWorkspaceById(db: Db, id: string): Promise<WorkspaceRo
 }
 
 export async function setPlan(db: Db, id: string, plan: Plan, credits?: number): Promise<WorkspaceRow> {
-  const [row] = await db.update(workspaces)
+  const [row] = await db
+    .update(workspaces)
     .set({ plan, ...(credits === undefined ? {} : { credits }), updatedAt: new Date() })
-    .where(eq(workspaces.id, id)).returning();
+    .where(eq(workspaces.id, id))
+    .returning();
   return row;
 }
 
 /** Takes one credit if any is left, in one statement so that concurrent calls cannot overdraw. */
 export async function spendCredit(db: Db, id: string): Promise<boolean> {
-  const rows = await db.update(workspaces)
+  const rows = await db
+    .update(workspaces)
     .set({ credits: sql`${workspaces.credits} - 1`, updatedAt: new Date() })
-    .where(and(eq(workspaces.id, id), gte(workspaces.credits, 1))).returning({ id: workspaces.id });
+    .where(and(eq(workspaces.id, id), gte(workspaces.credits, 1)))
+    .returning({ id: workspaces.id });
   return rows.length > 0;
 }

@@ -1,18 +1,37 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 
-export interface Call { method?: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; key?: string; cookie?: string; body?: unknown; headers?: Record<string, string> }
+export interface Call {
+  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  url: string;
+  key?: string;
+  cookie?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
 
-export async function call(app: FastifyInstance, { method = 'GET', url, key, cookie, body, headers = {} }: Call): Promise<LightMyRequestResponse> {
+export async function call(
+  app: FastifyInstance,
+  { method = 'GET', url, key, cookie, body, headers = {} }: Call,
+): Promise<LightMyRequestResponse> {
   return app.inject({
-    method, url,
-    headers: { ...(key !== undefined ? { 'x-api-key': key } : {}), ...(cookie ? { cookie } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    method,
+    url,
+    headers: {
+      ...(key !== undefined ? { 'x-api-key': key } : {}),
+      ...(cookie ? { cookie } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    },
     ...(body !== undefined ? { payload: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
   });
 }
 
 /** Asserts the status and the error body shape of the API, and returns the body. */
-export function expectError(response: LightMyRequestResponse, status: number): { error: string; issues?: Array<{ path: string[]; message: string }> } {
+export function expectError(
+  response: LightMyRequestResponse,
+  status: number,
+): { error: string; issues?: Array<{ path: string[]; message: string }> } {
   expect(response.statusCode, response.body).toBe(status);
   const body = response.json();
   expect(typeof body.error).toBe('string');

@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 
 const run = promisify(execFile);
 
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -22,11 +22,16 @@ export async function freePort(): Promise<number> {
 
 function postgresBin(name: string): string {
   const versions = readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a));
-  if (versions.length === 0) throw new Error('PostgreSQL server binaries not found; install the Debian postgresql package or set TEST_DATABASE_URL');
+  if (versions.length === 0)
+    throw new Error('PostgreSQL server binaries not found; install the Debian postgresql package or set TEST_DATABASE_URL');
   return path.join('/usr/lib/postgresql', versions[0], 'bin', name);
 }
 
-export interface PostgresServer { url(database: string): string; createDatabase(): Promise<string>; stop(): Promise<void> }
+export interface PostgresServer {
+  url(database: string): string;
+  createDatabase(): Promise<string>;
+  stop(): Promise<void>;
+}
 
 /**
  * A throwaway PostgreSQL cluster (initdb in a temp folder, run as the postgres user when we are
@@ -41,12 +46,27 @@ export async function startPostgres(): Promise<PostgresServer> {
   } else {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'platform-pg-'));
     const asPostgres = process.getuid?.() === 0;
-    if (asPostgres) chownSync(dir, Number((await run('id', ['-u', 'postgres'])).stdout.trim()), Number((await run('id', ['-g', 'postgres'])).stdout.trim()));
-    const exec = (bin: string, args: string[]) => (asPostgres ? run('runuser', ['-u', 'postgres', '--', postgresBin(bin), ...args]) : run(postgresBin(bin), args));
+    if (asPostgres)
+      chownSync(
+        dir,
+        Number((await run('id', ['-u', 'postgres'])).stdout.trim()),
+        Number((await run('id', ['-g', 'postgres'])).stdout.trim()),
+      );
+    const exec = (bin: string, args: string[]) =>
+      asPostgres ? run('runuser', ['-u', 'postgres', '--', postgresBin(bin), ...args]) : run(postgresBin(bin), args);
     const port = await freePort();
     const data = path.join(dir, 'data');
     await exec('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
-    await exec('pg_ctl', ['-D', data, '-w', '-l', path.join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']);
+    await exec('pg_ctl', [
+      '-D',
+      data,
+      '-w',
+      '-l',
+      path.join(dir, 'log'),
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+      'start',
+    ]);
     base = new URL(`postgres://postgres@127.0.0.1:${port}/postgres`);
     stop = async () => {
       await exec('pg_ctl', ['-D', data, '-w', '-m', 'immediate', 'stop']).catch(() => undefined);
@@ -71,13 +91,18 @@ export async function startPostgres(): Promise<PostgresServer> {
   };
 }
 
-export interface RedisServer { url: string; stop(): Promise<void> }
+export interface RedisServer {
+  url: string;
+  stop(): Promise<void>;
+}
 
 /** A throwaway redis-server without persistence, or the one named by TEST_REDIS_URL. */
 export async function startRedis(): Promise<RedisServer> {
   if (process.env.TEST_REDIS_URL) return { url: process.env.TEST_REDIS_URL, stop: async () => {} };
   const port = await freePort();
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
   const url = `redis://127.0.0.1:${port}`;
   const deadline = Date.now() + 10_000;
   for (;;) {
@@ -95,5 +120,10 @@ export async function startRedis(): Promise<RedisServer> {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
-  return { url, stop: async () => { child.kill('SIGTERM'); } };
+  return {
+    url,
+    stop: async () => {
+      child.kill('SIGTERM');
+    },
+  };
 }

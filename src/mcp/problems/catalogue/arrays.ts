@@ -6,11 +6,19 @@ const twoSum: ProblemFamily = {
   title: 'Two Sum',
   tags: ['arrays', 'hash-maps'],
   functionName: 'two_sum',
-  params: [{ name: 'nums', type: 'int[]' }, { name: 'target', type: 'int' }],
+  params: [
+    { name: 'nums', type: 'int[]' },
+    { name: 'target', type: 'int' },
+  ],
   returns: 'int[]',
-  statement: 'Given an array of integers `nums` and an integer `target`, return the indices `[i, j]` (with `i < j`) of two numbers that add up to `target`. When several pairs qualify, return the one with the smallest `j`, and for that `j` the smallest `i`. Return an empty array when no pair exists.',
+  statement:
+    'Given an array of integers `nums` and an integer `target`, return the indices `[i, j]` (with `i < j`) of two numbers that add up to `target`. When several pairs qualify, return the one with the smallest `j`, and for that `j` the smallest `i`. Return an empty array when no pair exists.',
   constraints: ['`nums` has between 2 and {n} elements', '-{v} <= nums[i] <= {v}'],
-  fixed: [{ nums: [2, 7, 11, 15], target: 9 }, { nums: [3, 3], target: 6 }, { nums: [1, 2], target: 7 }],
+  fixed: [
+    { nums: [2, 7, 11, 15], target: 9 },
+    { nums: [3, 3], target: 6 },
+    { nums: [1, 2], target: 7 },
+  ],
   generate(rng, { n, v }) {
     const nums = rng.ints(rng.int(2, Math.max(2, n)), -v, v);
     const i = rng.int(0, nums.length - 2);
@@ -75,11 +83,18 @@ const rotateArray: ProblemFamily = {
   title: 'Rotate Array',
   tags: ['arrays'],
   functionName: 'rotate_right',
-  params: [{ name: 'nums', type: 'int[]' }, { name: 'k', type: 'int' }],
+  params: [
+    { name: 'nums', type: 'int[]' },
+    { name: 'k', type: 'int' },
+  ],
   returns: 'int[]',
   statement: 'Return a new array holding `nums` rotated to the right by `k` steps (the last element moves to the front, `k` times).',
   constraints: ['`nums` has between 1 and {n} elements', '0 <= k <= 1000', '-{v} <= nums[i] <= {v}'],
-  fixed: [{ nums: [1, 2, 3, 4, 5, 6, 7], k: 3 }, { nums: [-1, 100], k: 0 }, { nums: [1], k: 5 }],
+  fixed: [
+    { nums: [1, 2, 3, 4, 5, 6, 7], k: 3 },
+    { nums: [-1, 100], k: 0 },
+    { nums: [1], k: 5 },
+  ],
   generate: (rng, { n, v }) => ({ nums: rng.ints(rng.int(1, n), -v, v), k: rng.int(0, 2 * n) }),
   solution: {
     python: `
@@ -143,11 +158,29 @@ const rangeSums: ProblemFamily = {
   title: 'Range Sum Queries',
   tags: ['arrays', 'prefix-sums'],
   functionName: 'range_sums',
-  params: [{ name: 'nums', type: 'int[]' }, { name: 'queries', type: 'int[][]' }],
+  params: [
+    { name: 'nums', type: 'int[]' },
+    { name: 'queries', type: 'int[][]' },
+  ],
   returns: 'int[]',
   statement: 'Each query `[l, r]` asks for `nums[l] + nums[l + 1] + ... + nums[r]`. Return the answers in query order.',
-  constraints: ['`nums` has between 1 and {n} elements', 'there are between 1 and {n} queries', '0 <= l <= r < len(nums)', '-{v} <= nums[i] <= {v}'],
-  fixed: [{ nums: [-2, 0, 3, -5, 2, -1], queries: [[0, 2], [2, 5], [0, 5]] }, { nums: [7], queries: [[0, 0]] }],
+  constraints: [
+    '`nums` has between 1 and {n} elements',
+    'there are between 1 and {n} queries',
+    '0 <= l <= r < len(nums)',
+    '-{v} <= nums[i] <= {v}',
+  ],
+  fixed: [
+    {
+      nums: [-2, 0, 3, -5, 2, -1],
+      queries: [
+        [0, 2],
+        [2, 5],
+        [0, 5],
+      ],
+    },
+    { nums: [7], queries: [[0, 0]] },
+  ],
   generate(rng, { n, v }) {
     const nums = rng.ints(rng.int(1, n), -v, v);
     const queries = Array.from({ length: rng.int(1, n) }, () => {
@@ -200,11 +233,20 @@ const searchInsert: ProblemFamily = {
   title: 'Search Insert Position',
   tags: ['arrays', 'binary-search'],
   functionName: 'search_insert',
-  params: [{ name: 'nums', type: 'int[]' }, { name: 'target', type: 'int' }],
+  params: [
+    { name: 'nums', type: 'int[]' },
+    { name: 'target', type: 'int' },
+  ],
   returns: 'int',
-  statement: '`nums` is sorted in ascending order and has no duplicates. Return the index of `target` if present, otherwise the index where it would be inserted to keep the order. Aim for O(log n).',
+  statement:
+    '`nums` is sorted in ascending order and has no duplicates. Return the index of `target` if present, otherwise the index where it would be inserted to keep the order. Aim for O(log n).',
   constraints: ['`nums` has between 1 and {n} elements', '-{v} <= nums[i], target <= {v}'],
-  fixed: [{ nums: [1, 3, 5, 6], target: 5 }, { nums: [1, 3, 5, 6], target: 2 }, { nums: [1, 3, 5, 6], target: 7 }, { nums: [4], target: -4 }],
+  fixed: [
+    { nums: [1, 3, 5, 6], target: 5 },
+    { nums: [1, 3, 5, 6], target: 2 },
+    { nums: [1, 3, 5, 6], target: 7 },
+    { nums: [4], target: -4 },
+  ],
   generate(rng, { n, v }) {
     const nums = sortedDistinct(rng, rng.int(1, n), -v, v);
     return { nums, target: rng.bool() ? rng.pick(nums) : rng.int(-v, v) };
@@ -240,7 +282,8 @@ const houseRobber: ProblemFamily = {
   functionName: 'max_loot',
   params: [{ name: 'houses', type: 'int[]' }],
   returns: 'int',
-  statement: '`houses[i]` is the money in house `i` along a street. Robbing two adjacent houses triggers the alarm. Return the most money you can take.',
+  statement:
+    '`houses[i]` is the money in house `i` along a street. Robbing two adjacent houses triggers the alarm. Return the most money you can take.',
   constraints: ['`houses` has between 0 and {n} elements', '0 <= houses[i] <= {v}'],
   fixed: [{ houses: [2, 7, 9, 3, 1] }, { houses: [] }, { houses: [5] }],
   generate: (rng, { n, v }) => ({ houses: rng.ints(rng.int(0, n), 0, v) }),
@@ -260,4 +303,13 @@ const houseRobber: ProblemFamily = {
   },
 };
 
-export const arrayFamilies: ProblemFamily[] = [twoSum, maxSubarray, rotateArray, productExceptSelf, rangeSums, moveZeroes, searchInsert, houseRobber];
+export const arrayFamilies: ProblemFamily[] = [
+  twoSum,
+  maxSubarray,
+  rotateArray,
+  productExceptSelf,
+  rangeSums,
+  moveZeroes,
+  searchInsert,
+  houseRobber,
+];

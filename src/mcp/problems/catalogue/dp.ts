@@ -6,11 +6,19 @@ const stepWays: ProblemFamily = {
   title: 'Climbing Stairs',
   tags: ['dp', 'math'],
   functionName: 'count_ways',
-  params: [{ name: 'n', type: 'int' }, { name: 'steps', type: 'int[]' }],
+  params: [
+    { name: 'n', type: 'int' },
+    { name: 'steps', type: 'int[]' },
+  ],
   returns: 'int',
-  statement: 'You climb a staircase of `n` stairs, each move going up by one of the distinct sizes in `steps`. Return the number of different ordered move sequences that reach exactly the top, modulo 1000000007.',
+  statement:
+    'You climb a staircase of `n` stairs, each move going up by one of the distinct sizes in `steps`. Return the number of different ordered move sequences that reach exactly the top, modulo 1000000007.',
   constraints: ['0 <= n <= {v}', '`steps` has between 1 and 3 distinct values between 1 and 5'],
-  fixed: [{ n: 3, steps: [1, 2] }, { n: 0, steps: [2] }, { n: 7, steps: [2, 4] }],
+  fixed: [
+    { n: 3, steps: [1, 2] },
+    { n: 0, steps: [2] },
+    { n: 7, steps: [2, 4] },
+  ],
   generate: (rng, { v }) => ({ n: rng.int(0, v), steps: sortedDistinct(rng, rng.int(1, 3), 1, 5) }),
   solution: {
     python: `
@@ -37,11 +45,19 @@ const coinChange: ProblemFamily = {
   title: 'Coin Change',
   tags: ['dp'],
   functionName: 'min_coins',
-  params: [{ name: 'coins', type: 'int[]' }, { name: 'amount', type: 'int' }],
+  params: [
+    { name: 'coins', type: 'int[]' },
+    { name: 'amount', type: 'int' },
+  ],
   returns: 'int',
-  statement: 'Given coin denominations `coins` (unlimited supply of each) and an `amount`, return the fewest coins that add up to exactly `amount`, or -1 if it cannot be made.',
+  statement:
+    'Given coin denominations `coins` (unlimited supply of each) and an `amount`, return the fewest coins that add up to exactly `amount`, or -1 if it cannot be made.',
   constraints: ['`coins` has between 1 and 4 distinct values between 1 and {v}', '0 <= amount <= {v}'],
-  fixed: [{ coins: [1, 2, 5], amount: 11 }, { coins: [2], amount: 3 }, { coins: [1], amount: 0 }],
+  fixed: [
+    { coins: [1, 2, 5], amount: 11 },
+    { coins: [2], amount: 3 },
+    { coins: [1], amount: 0 },
+  ],
   generate: (rng, { v }) => ({ coins: sortedDistinct(rng, rng.int(1, 4), 2, Math.max(3, Math.floor(v / 4))), amount: rng.int(0, v) }),
   solution: {
     python: `
@@ -70,7 +86,8 @@ const lis: ProblemFamily = {
   functionName: 'longest_increasing_subsequence',
   params: [{ name: 'nums', type: 'int[]' }],
   returns: 'int',
-  statement: 'Return the length of the longest strictly increasing subsequence of `nums` (elements in their original order, not necessarily adjacent).',
+  statement:
+    'Return the length of the longest strictly increasing subsequence of `nums` (elements in their original order, not necessarily adjacent).',
   constraints: ['`nums` has between 1 and {n} elements', '-{v} <= nums[i] <= {v}'],
   fixed: [{ nums: [10, 9, 2, 5, 3, 7, 101, 18] }, { nums: [7, 7, 7] }, { nums: [1] }],
   generate: (rng, { n, v }) => ({ nums: rng.ints(rng.int(1, n), -v, v) }),
@@ -108,11 +125,18 @@ const editDistance: ProblemFamily = {
   title: 'Edit Distance',
   tags: ['dp', 'strings'],
   functionName: 'edit_distance',
-  params: [{ name: 'source', type: 'str' }, { name: 'target', type: 'str' }],
+  params: [
+    { name: 'source', type: 'str' },
+    { name: 'target', type: 'str' },
+  ],
   returns: 'int',
   statement: 'Return the fewest single-character insertions, deletions and substitutions that turn `source` into `target`.',
   constraints: ['`source` and `target` have between 0 and {n} lowercase letters each'],
-  fixed: [{ source: 'horse', target: 'ros' }, { source: 'intention', target: 'execution' }, { source: '', target: 'abc' }],
+  fixed: [
+    { source: 'horse', target: 'ros' },
+    { source: 'intention', target: 'execution' },
+    { source: '', target: 'abc' },
+  ],
   generate: (rng, { n }) => ({ source: rng.text(rng.int(0, n), 'abcd'), target: rng.text(rng.int(0, n), 'abcd') }),
   solution: {
     python: `
@@ -148,10 +172,26 @@ const uniquePaths: ProblemFamily = {
   functionName: 'unique_paths',
   params: [{ name: 'grid', type: 'int[][]' }],
   returns: 'int',
-  statement: '`grid` has open cells (0) and obstacles (1). Moving only right or down through open cells, return the number of distinct paths from the top-left to the bottom-right cell (0 when either corner is an obstacle).',
+  statement:
+    '`grid` has open cells (0) and obstacles (1). Moving only right or down through open cells, return the number of distinct paths from the top-left to the bottom-right cell (0 when either corner is an obstacle).',
   constraints: ['`grid` has between 1 and {n} rows and between 1 and {n} columns'],
   scales: sizes(4, 8, 12),
-  fixed: [{ grid: [[0, 0, 0], [0, 1, 0], [0, 0, 0]] }, { grid: [[0, 1], [0, 0]] }, { grid: [[1]] }],
+  fixed: [
+    {
+      grid: [
+        [0, 0, 0],
+        [0, 1, 0],
+        [0, 0, 0],
+      ],
+    },
+    {
+      grid: [
+        [0, 1],
+        [0, 0],
+      ],
+    },
+    { grid: [[1]] },
+  ],
   generate: (rng, { n }) => ({ grid: binaryGrid(rng, rng.int(1, n), rng.int(1, n), 0.15) }),
   solution: {
     python: `

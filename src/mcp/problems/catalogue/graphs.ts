@@ -8,10 +8,21 @@ const countIslands: ProblemFamily = {
   functionName: 'count_islands',
   params: [{ name: 'grid', type: 'int[][]' }],
   returns: 'int',
-  statement: '`grid` is a map of 1 (land) and 0 (water). An island is a group of land cells connected horizontally or vertically. Return the number of islands.',
+  statement:
+    '`grid` is a map of 1 (land) and 0 (water). An island is a group of land cells connected horizontally or vertically. Return the number of islands.',
   constraints: ['`grid` has between 1 and {n} rows and between 1 and {n} columns'],
   scales: sizes(4, 8, 15),
-  fixed: [{ grid: [[1, 1, 0, 0], [1, 0, 0, 1], [0, 0, 1, 1], [0, 0, 0, 0]] }, { grid: [[0]] }],
+  fixed: [
+    {
+      grid: [
+        [1, 1, 0, 0],
+        [1, 0, 0, 1],
+        [0, 0, 1, 1],
+        [0, 0, 0, 0],
+      ],
+    },
+    { grid: [[0]] },
+  ],
   generate: (rng, { n }) => ({ grid: binaryGrid(rng, rng.int(1, n), rng.int(1, n), 0.45) }),
   solution: {
     python: `
@@ -66,14 +77,40 @@ const shortestPath: ProblemFamily = {
   title: 'Shortest Path in an Unweighted Graph',
   tags: ['graphs', 'bfs'],
   functionName: 'shortest_path',
-  params: [{ name: 'n', type: 'int' }, { name: 'edges', type: 'int[][]' }, { name: 'start', type: 'int' }, { name: 'end', type: 'int' }],
+  params: [
+    { name: 'n', type: 'int' },
+    { name: 'edges', type: 'int[][]' },
+    { name: 'start', type: 'int' },
+    { name: 'end', type: 'int' },
+  ],
   returns: 'int',
-  statement: 'An undirected graph has nodes `0` to `n - 1` and the given `edges` (pairs `[a, b]`). Return the fewest edges on a path from `start` to `end`, or -1 if `end` cannot be reached.',
+  statement:
+    'An undirected graph has nodes `0` to `n - 1` and the given `edges` (pairs `[a, b]`). Return the fewest edges on a path from `start` to `end`, or -1 if `end` cannot be reached.',
   constraints: ['2 <= n <= {n}', 'there are at most 2 * n edges', '0 <= start, end < n'],
-  fixed: [{ n: 5, edges: [[0, 1], [1, 2], [2, 3], [0, 4], [4, 3]], start: 0, end: 3 }, { n: 3, edges: [[0, 1]], start: 0, end: 2 }, { n: 2, edges: [], start: 1, end: 1 }],
+  fixed: [
+    {
+      n: 5,
+      edges: [
+        [0, 1],
+        [1, 2],
+        [2, 3],
+        [0, 4],
+        [4, 3],
+      ],
+      start: 0,
+      end: 3,
+    },
+    { n: 3, edges: [[0, 1]], start: 0, end: 2 },
+    { n: 2, edges: [], start: 1, end: 1 },
+  ],
   generate(rng, { n }) {
     const nodes = rng.int(2, n);
-    return { n: nodes, edges: randomEdges(rng, nodes, rng.int(0, Math.ceil(nodes * 1.2))), start: rng.int(0, nodes - 1), end: rng.int(0, nodes - 1) };
+    return {
+      n: nodes,
+      edges: randomEdges(rng, nodes, rng.int(0, Math.ceil(nodes * 1.2))),
+      start: rng.int(0, nodes - 1),
+      end: rng.int(0, nodes - 1),
+    };
   },
   solution: {
     python: `
@@ -121,11 +158,25 @@ const courseSchedule: ProblemFamily = {
   title: 'Course Schedule',
   tags: ['graphs', 'topological-sort'],
   functionName: 'can_finish',
-  params: [{ name: 'n', type: 'int' }, { name: 'prereqs', type: 'int[][]' }],
+  params: [
+    { name: 'n', type: 'int' },
+    { name: 'prereqs', type: 'int[][]' },
+  ],
   returns: 'bool',
-  statement: 'There are `n` courses numbered `0` to `n - 1`. A pair `[a, b]` in `prereqs` means course `b` must be taken before course `a`. Return whether all courses can be finished.',
+  statement:
+    'There are `n` courses numbered `0` to `n - 1`. A pair `[a, b]` in `prereqs` means course `b` must be taken before course `a`. Return whether all courses can be finished.',
   constraints: ['1 <= n <= {n}', 'there are at most 2 * n pairs', '0 <= a, b < n'],
-  fixed: [{ n: 2, prereqs: [[1, 0]] }, { n: 2, prereqs: [[1, 0], [0, 1]] }, { n: 1, prereqs: [] }],
+  fixed: [
+    { n: 2, prereqs: [[1, 0]] },
+    {
+      n: 2,
+      prereqs: [
+        [1, 0],
+        [0, 1],
+      ],
+    },
+    { n: 1, prereqs: [] },
+  ],
   generate(rng, { n }) {
     const courses = rng.int(1, n);
     const order = rng.shuffle(Array.from({ length: courses }, (_, i) => i));
@@ -184,11 +235,24 @@ const components: ProblemFamily = {
   title: 'Connected Components',
   tags: ['graphs', 'union-find'],
   functionName: 'count_components',
-  params: [{ name: 'n', type: 'int' }, { name: 'edges', type: 'int[][]' }],
+  params: [
+    { name: 'n', type: 'int' },
+    { name: 'edges', type: 'int[][]' },
+  ],
   returns: 'int',
   statement: 'An undirected graph has nodes `0` to `n - 1` and the given `edges`. Return the number of connected components.',
   constraints: ['2 <= n <= {n}', 'there are at most n edges'],
-  fixed: [{ n: 5, edges: [[0, 1], [1, 2], [3, 4]] }, { n: 4, edges: [] }],
+  fixed: [
+    {
+      n: 5,
+      edges: [
+        [0, 1],
+        [1, 2],
+        [3, 4],
+      ],
+    },
+    { n: 4, edges: [] },
+  ],
   generate(rng, { n }) {
     const nodes = rng.int(2, n);
     return { n: nodes, edges: randomEdges(rng, nodes, rng.int(0, nodes)) };
@@ -239,10 +303,26 @@ const gridPath: ProblemFamily = {
   functionName: 'grid_shortest_path',
   params: [{ name: 'grid', type: 'int[][]' }],
   returns: 'int',
-  statement: '`grid` has open cells (0) and walls (1). Moving one step up, down, left or right onto an open cell, return the fewest steps from the top-left to the bottom-right cell, or -1 if it cannot be done (including when either corner is a wall).',
+  statement:
+    '`grid` has open cells (0) and walls (1). Moving one step up, down, left or right onto an open cell, return the fewest steps from the top-left to the bottom-right cell, or -1 if it cannot be done (including when either corner is a wall).',
   constraints: ['`grid` has between 1 and {n} rows and between 1 and {n} columns'],
   scales: sizes(4, 8, 15),
-  fixed: [{ grid: [[0, 0, 0], [1, 1, 0], [0, 0, 0]] }, { grid: [[0, 1], [1, 0]] }, { grid: [[0]] }],
+  fixed: [
+    {
+      grid: [
+        [0, 0, 0],
+        [1, 1, 0],
+        [0, 0, 0],
+      ],
+    },
+    {
+      grid: [
+        [0, 1],
+        [1, 0],
+      ],
+    },
+    { grid: [[0]] },
+  ],
   generate: (rng, { n }) => ({ grid: binaryGrid(rng, rng.int(1, n), rng.int(1, n), 0.25) }),
   solution: {
     python: `

@@ -24,7 +24,10 @@ export const TOPICS: readonly string[] = [...new Set(CATALOGUE.flatMap((f) => f.
 const ALIASES: Record<string, string> = { 'dynamic-programming': 'dp', hashing: 'hash-maps', 'breadth-first-search': 'bfs' };
 
 export function normaliseTopic(topic: string): string {
-  const plain = topic.trim().toLowerCase().replace(/[\s_]+/g, '-');
+  const plain = topic
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-');
   return ALIASES[plain] ?? plain;
 }
 

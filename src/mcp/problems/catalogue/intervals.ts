@@ -24,9 +24,26 @@ const mergeIntervals: ProblemFamily = {
   functionName: 'merge_intervals',
   params: [{ name: 'intervals', type: 'int[][]' }],
   returns: 'int[][]',
-  statement: 'Each interval is `[start, end]` with `start <= end`, closed at both ends. Merge all overlapping or touching intervals and return the result sorted by start.',
+  statement:
+    'Each interval is `[start, end]` with `start <= end`, closed at both ends. Merge all overlapping or touching intervals and return the result sorted by start.',
   constraints: ['there are between 1 and {n} intervals', '0 <= start <= end <= 2 * {v}'],
-  fixed: [{ intervals: [[1, 3], [2, 6], [8, 10], [15, 18]] }, { intervals: [[1, 4], [4, 5]] }, { intervals: [[5, 5]] }],
+  fixed: [
+    {
+      intervals: [
+        [1, 3],
+        [2, 6],
+        [8, 10],
+        [15, 18],
+      ],
+    },
+    {
+      intervals: [
+        [1, 4],
+        [4, 5],
+      ],
+    },
+    { intervals: [[5, 5]] },
+  ],
   generate: (rng, { n, v }) => ({ intervals: randomIntervals(rng, rng.int(1, n), v) }),
   solution: {
     python: `
@@ -57,9 +74,30 @@ const meetingRooms: ProblemFamily = {
   functionName: 'min_meeting_rooms',
   params: [{ name: 'intervals', type: 'int[][]' }],
   returns: 'int',
-  statement: 'Each meeting is `[start, end]` and occupies a room from `start` up to but not including `end`. Return the fewest rooms needed to hold all meetings.',
+  statement:
+    'Each meeting is `[start, end]` and occupies a room from `start` up to but not including `end`. Return the fewest rooms needed to hold all meetings.',
   constraints: ['there are between 1 and {n} meetings', '0 <= start < end <= 2 * {v}'],
-  fixed: [{ intervals: [[0, 30], [5, 10], [15, 20]] }, { intervals: [[7, 10], [2, 4]] }, { intervals: [[1, 5], [5, 9]] }],
+  fixed: [
+    {
+      intervals: [
+        [0, 30],
+        [5, 10],
+        [15, 20],
+      ],
+    },
+    {
+      intervals: [
+        [7, 10],
+        [2, 4],
+      ],
+    },
+    {
+      intervals: [
+        [1, 5],
+        [5, 9],
+      ],
+    },
+  ],
   generate: (rng, { n, v }) => ({ intervals: randomIntervals(rng, rng.int(1, n), v) }),
   solution: {
     python: `
@@ -94,13 +132,36 @@ const intersections: ProblemFamily = {
   title: 'Interval List Intersections',
   tags: ['intervals', 'two-pointers'],
   functionName: 'interval_intersections',
-  params: [{ name: 'first', type: 'int[][]' }, { name: 'second', type: 'int[][]' }],
+  params: [
+    { name: 'first', type: 'int[][]' },
+    { name: 'second', type: 'int[][]' },
+  ],
   returns: 'int[][]',
-  statement: '`first` and `second` are lists of closed intervals `[start, end]`, each list sorted and pairwise disjoint. Return the intersections of the two lists, sorted; an intersection may be a single point `[x, x]`.',
+  statement:
+    '`first` and `second` are lists of closed intervals `[start, end]`, each list sorted and pairwise disjoint. Return the intersections of the two lists, sorted; an intersection may be a single point `[x, x]`.',
   constraints: ['each list has between 0 and {n} intervals', '0 <= start < end <= 4 * {v}'],
   fixed: [
-    { first: [[0, 2], [5, 10], [13, 23], [24, 25]], second: [[1, 5], [8, 12], [15, 24], [25, 26]] },
-    { first: [[1, 3], [5, 9]], second: [] },
+    {
+      first: [
+        [0, 2],
+        [5, 10],
+        [13, 23],
+        [24, 25],
+      ],
+      second: [
+        [1, 5],
+        [8, 12],
+        [15, 24],
+        [25, 26],
+      ],
+    },
+    {
+      first: [
+        [1, 3],
+        [5, 9],
+      ],
+      second: [],
+    },
   ],
   generate: (rng, { n, v }) => ({ first: disjointIntervals(rng, rng.int(0, n), v), second: disjointIntervals(rng, rng.int(0, n), v) }),
   solution: {
@@ -139,11 +200,18 @@ const kthLargest: ProblemFamily = {
   title: 'Kth Largest Element',
   tags: ['heaps', 'sorting', 'arrays'],
   functionName: 'kth_largest',
-  params: [{ name: 'nums', type: 'int[]' }, { name: 'k', type: 'int' }],
+  params: [
+    { name: 'nums', type: 'int[]' },
+    { name: 'k', type: 'int' },
+  ],
   returns: 'int',
-  statement: 'Return the `k`-th largest element of `nums` in sorted order (duplicates count separately, so it is not the `k`-th distinct value).',
+  statement:
+    'Return the `k`-th largest element of `nums` in sorted order (duplicates count separately, so it is not the `k`-th distinct value).',
   constraints: ['`nums` has between 1 and {n} elements', '1 <= k <= len(nums)', '-{v} <= nums[i] <= {v}'],
-  fixed: [{ nums: [3, 2, 1, 5, 6, 4], k: 2 }, { nums: [3, 2, 3, 1, 2, 4, 5, 5, 6], k: 4 }],
+  fixed: [
+    { nums: [3, 2, 1, 5, 6, 4], k: 2 },
+    { nums: [3, 2, 3, 1, 2, 4, 5, 5, 6], k: 4 },
+  ],
   generate(rng, { n, v }) {
     const nums = rng.ints(rng.int(1, n), -v, v);
     return { nums, k: rng.int(1, nums.length) };
@@ -164,11 +232,18 @@ const topKFrequent: ProblemFamily = {
   title: 'Top K Frequent Elements',
   tags: ['hash-maps', 'heaps', 'sorting'],
   functionName: 'top_k_frequent',
-  params: [{ name: 'nums', type: 'int[]' }, { name: 'k', type: 'int' }],
+  params: [
+    { name: 'nums', type: 'int[]' },
+    { name: 'k', type: 'int' },
+  ],
   returns: 'int[]',
-  statement: 'Return the `k` most frequent values of `nums`, most frequent first; values with equal counts are ordered from smallest to largest.',
+  statement:
+    'Return the `k` most frequent values of `nums`, most frequent first; values with equal counts are ordered from smallest to largest.',
   constraints: ['`nums` has between 1 and {n} elements', '1 <= k <= the number of distinct values'],
-  fixed: [{ nums: [1, 1, 1, 2, 2, 3], k: 2 }, { nums: [4, 4, 1, 1, 2], k: 3 }],
+  fixed: [
+    { nums: [1, 1, 1, 2, 2, 3], k: 2 },
+    { nums: [4, 4, 1, 1, 2], k: 3 },
+  ],
   generate(rng, { n }) {
     const nums = rng.ints(rng.int(1, n), 1, Math.max(3, Math.floor(n / 3)));
     return { nums, k: rng.int(1, new Set(nums).size) };

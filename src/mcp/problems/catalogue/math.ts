@@ -51,7 +51,23 @@ const spiralOrder: ProblemFamily = {
   statement: 'Return the elements of `matrix` in clockwise spiral order, starting at the top-left corner and going right first.',
   constraints: ['`matrix` has between 1 and {n} rows and between 1 and {n} columns', '-{v} <= matrix[i][j] <= {v}'],
   scales: sizes(4, 7, 12, [10, 100, 1000]),
-  fixed: [{ matrix: [[1, 2, 3], [4, 5, 6], [7, 8, 9]] }, { matrix: [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]] }, { matrix: [[1], [2], [3]] }],
+  fixed: [
+    {
+      matrix: [
+        [1, 2, 3],
+        [4, 5, 6],
+        [7, 8, 9],
+      ],
+    },
+    {
+      matrix: [
+        [1, 2, 3, 4],
+        [5, 6, 7, 8],
+        [9, 10, 11, 12],
+      ],
+    },
+    { matrix: [[1], [2], [3]] },
+  ],
   generate(rng, { n, v }) {
     const cols = rng.int(1, n);
     return { matrix: Array.from({ length: rng.int(1, n) }, () => rng.ints(cols, -v, v)) };
@@ -106,7 +122,16 @@ const rotateMatrix: ProblemFamily = {
   statement: 'Return a new matrix holding `matrix` rotated 90 degrees clockwise (an r x c matrix becomes c x r).',
   constraints: ['`matrix` has between 1 and {n} rows and between 1 and {n} columns', '-{v} <= matrix[i][j] <= {v}'],
   scales: sizes(3, 6, 10, [10, 100, 1000]),
-  fixed: [{ matrix: [[1, 2, 3], [4, 5, 6], [7, 8, 9]] }, { matrix: [[1, 2]] }],
+  fixed: [
+    {
+      matrix: [
+        [1, 2, 3],
+        [4, 5, 6],
+        [7, 8, 9],
+      ],
+    },
+    { matrix: [[1, 2]] },
+  ],
   generate(rng, { n, v }) {
     const cols = rng.int(1, n);
     return { matrix: Array.from({ length: rng.int(1, n) }, () => rng.ints(cols, -v, v)) };

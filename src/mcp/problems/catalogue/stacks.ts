@@ -30,7 +30,8 @@ const validBrackets: ProblemFamily = {
   functionName: 'is_valid_brackets',
   params: [{ name: 's', type: 'str' }],
   returns: 'bool',
-  statement: '`s` consists of the characters `()[]{}`. Return whether every opening bracket is closed by the same kind of bracket, in the correct order.',
+  statement:
+    '`s` consists of the characters `()[]{}`. Return whether every opening bracket is closed by the same kind of bracket, in the correct order.',
   constraints: ['`s` has between 1 and {n} characters'],
   fixed: [{ s: '()[]{}' }, { s: '(]' }, { s: '([)]' }, { s: '{[]}' }, { s: '((' }],
   generate: (rng, { n }) => ({ s: bracketCandidate(rng, rng.int(1, n)) }),
@@ -66,7 +67,8 @@ const dailyTemperatures: ProblemFamily = {
   functionName: 'days_until_warmer',
   params: [{ name: 'temps', type: 'int[]' }],
   returns: 'int[]',
-  statement: '`temps[i]` is the temperature on day `i`. For each day, return how many days you have to wait for a strictly warmer day, or 0 if none comes.',
+  statement:
+    '`temps[i]` is the temperature on day `i`. For each day, return how many days you have to wait for a strictly warmer day, or 0 if none comes.',
   constraints: ['`temps` has between 1 and {n} elements', '30 <= temps[i] <= 100'],
   fixed: [{ temps: [73, 74, 75, 71, 69, 72, 76, 73] }, { temps: [30, 60, 90] }, { temps: [90, 90] }],
   generate: (rng, { n, v }) => ({ temps: rng.ints(rng.int(1, n), 30, 30 + Math.min(70, v)) }),
@@ -110,7 +112,8 @@ const evalRpn: ProblemFamily = {
   functionName: 'eval_rpn',
   params: [{ name: 'tokens', type: 'str[]' }],
   returns: 'int',
-  statement: 'Evaluate the arithmetic expression given in reverse Polish notation. Tokens are non-negative integers or one of the operators `+`, `-` and `*`; the expression is always valid.',
+  statement:
+    'Evaluate the arithmetic expression given in reverse Polish notation. Tokens are non-negative integers or one of the operators `+`, `-` and `*`; the expression is always valid.',
   constraints: ['the expression has between 1 and {n} numbers, each between 0 and {v}'],
   // Few single-digit operands keep every intermediate value exact in JavaScript.
   scales: sizes(3, 6, 12, [9, 9, 9]),

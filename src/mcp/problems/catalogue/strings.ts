@@ -47,11 +47,18 @@ const validAnagram: ProblemFamily = {
   title: 'Valid Anagram',
   tags: ['strings', 'hash-maps', 'sorting'],
   functionName: 'is_anagram',
-  params: [{ name: 's', type: 'str' }, { name: 't', type: 'str' }],
+  params: [
+    { name: 's', type: 'str' },
+    { name: 't', type: 'str' },
+  ],
   returns: 'bool',
   statement: 'Return whether `t` is an anagram of `s`: the same letters, each used the same number of times.',
   constraints: ['`s` and `t` have between 1 and {n} lowercase letters each'],
-  fixed: [{ s: 'anagram', t: 'nagaram' }, { s: 'rat', t: 'car' }, { s: 'ab', t: 'a' }],
+  fixed: [
+    { s: 'anagram', t: 'nagaram' },
+    { s: 'rat', t: 'car' },
+    { s: 'ab', t: 'a' },
+  ],
   generate(rng, { n, v }) {
     const s = rng.text(rng.int(1, n), alphabetFor(v));
     const letters = rng.shuffle([...s]);
@@ -81,7 +88,8 @@ const groupAnagrams: ProblemFamily = {
   functionName: 'group_anagrams',
   params: [{ name: 'words', type: 'str[]' }],
   returns: 'str[][]',
-  statement: 'Group the words that are anagrams of each other. Sort the words inside each group ascending (duplicates kept), and order the groups by their first word.',
+  statement:
+    'Group the words that are anagrams of each other. Sort the words inside each group ascending (duplicates kept), and order the groups by their first word.',
   constraints: ['`words` has between 1 and {n} entries of lowercase letters'],
   fixed: [{ words: ['eat', 'tea', 'tan', 'ate', 'nat', 'bat'] }, { words: ['a'] }],
   generate: (rng, { n }) => ({ words: anagramWords(rng, rng.int(1, n)) }),
@@ -119,7 +127,8 @@ const validPalindrome: ProblemFamily = {
   functionName: 'is_palindrome',
   params: [{ name: 's', type: 'str' }],
   returns: 'bool',
-  statement: 'Return whether `s` reads the same forwards and backwards after lowercasing it and removing every character that is not an ASCII letter or digit. An empty result counts as a palindrome.',
+  statement:
+    'Return whether `s` reads the same forwards and backwards after lowercasing it and removing every character that is not an ASCII letter or digit. An empty result counts as a palindrome.',
   constraints: ['`s` has between 1 and {n} printable ASCII characters'],
   fixed: [{ s: 'A man, a plan, a canal: Panama' }, { s: 'race a car' }, { s: ' ' }],
   generate: (rng, { n }) => ({ s: palindromeCandidate(rng, n) }),
@@ -142,7 +151,8 @@ const reverseWords: ProblemFamily = {
   functionName: 'reverse_words',
   params: [{ name: 's', type: 'str' }],
   returns: 'str',
-  statement: 'Words in `s` are separated by one or more spaces, and `s` may start or end with spaces. Return the words in reverse order joined by single spaces.',
+  statement:
+    'Words in `s` are separated by one or more spaces, and `s` may start or end with spaces. Return the words in reverse order joined by single spaces.',
   constraints: ['`s` has between 1 and {n} words of lowercase letters'],
   fixed: [{ s: 'the sky is blue' }, { s: '  hello world  ' }, { s: 'a' }],
   generate(rng, { n, v }) {
@@ -166,7 +176,8 @@ const runLength: ProblemFamily = {
   functionName: 'run_length_encode',
   params: [{ name: 's', type: 'str' }],
   returns: 'str',
-  statement: 'Encode `s` by replacing every maximal run of one character with the character followed by the run length, e.g. `"aaabcc"` becomes `"a3b1c2"`.',
+  statement:
+    'Encode `s` by replacing every maximal run of one character with the character followed by the run length, e.g. `"aaabcc"` becomes `"a3b1c2"`.',
   constraints: ['`s` has between 0 and {n} lowercase letters'],
   fixed: [{ s: 'aaabcc' }, { s: '' }, { s: 'abc' }],
   generate(rng, { n }) {
@@ -231,4 +242,12 @@ const firstUnique: ProblemFamily = {
   },
 };
 
-export const stringFamilies: ProblemFamily[] = [longestUnique, validAnagram, groupAnagrams, validPalindrome, reverseWords, runLength, firstUnique];
+export const stringFamilies: ProblemFamily[] = [
+  longestUnique,
+  validAnagram,
+  groupAnagrams,
+  validPalindrome,
+  reverseWords,
+  runLength,
+  firstUnique,
+];
