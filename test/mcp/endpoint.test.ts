@@ -148,6 +148,20 @@ describe('tools over HTTP', () => {
     expect(exact.text).toContain('"passed":2');
   });
 
+  // The reason the JSON-RPC layer is hand-written (docs/mcp.md, "Why not the SDK's server classes"):
+  // read with JSON.parse, 3.0 would reach Python as an int and the 23-digit integer as a float, so
+  // the first two cases would fail and the third, which expects an int, would pass.
+  it('keeps number texts exactly: 3.0 reaches the code as a float, big integers stay exact', async () => {
+    const reply = await rpc(
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_code","arguments":{"code":"def f(x):\\n    return [type(x).__name__, x]\\n","language":"python","testCases":[{"args":{"x":3.0},"expected":["float",3.0]},{"args":{"x":12345678901234567890123},"expected":["int",12345678901234567890123]},{"args":{"x":3.0},"expected":["int",3.0]}]}}}',
+    );
+    expect(reply.status).toBe(200);
+    expect(reply.text).toContain('"passed":2,"total":3');
+    expect(reply.text).toContain('"input":{"x":3.0},"expected":["float",3.0],"actual":["float",3.0]');
+    expect(reply.text).toContain('"actual":["int",12345678901234567890123]');
+    expect((reply.body as ToolReply).result.content[0].text).toContain('✗ case 3: expected ["int",3.0], got ["float",3.0]');
+  });
+
   it('reports a timed-out execution as a tool error with the partial results', async () => {
     const result = await callTool('execute_code', {
       code: 'def f(x):\n    while True:\n        pass\n',
