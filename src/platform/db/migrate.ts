@@ -1,25 +1,27 @@
-import { eq, sql } from 'drizzle-orm';
-import type { Db } from './database.js';
-import { MIGRATIONS, type Migration } from './migrations.js';
-import { schemaMigrations } from './schema.js';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { baselineLegacyDatabase, type Connection } from './baseline.js';
+
+/** Written by drizzle-kit beside this module (`npm run db:generate`); the build copies it beside the compiled one in dist/. */
+const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url));
 
 // Any constant shared by every process that migrates this database; it serialises concurrent starts.
 const MIGRATION_LOCK = 727_101;
 
-/** Applies the migrations this database has not seen yet, each in its own transaction. */
-export async function migrate(db: Db, migrations: Migration[] = MIGRATIONS): Promise<number[]> {
-  await db.execute(sql`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
-  const applied: number[] = [];
-  for (const migration of migrations) {
-    await db.transaction(async (tx) => {
-      await tx.execute(sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
-      const seen = await tx.select().from(schemaMigrations).where(eq(schemaMigrations.version, migration.version));
-      if (seen.length > 0) return;
-      for (const statement of migration.statements) await tx.execute(sql.raw(statement));
-      await tx.insert(schemaMigrations).values({ version: migration.version, name: migration.name });
-      applied.push(migration.version);
-    });
+/** Drizzle's migrator of the driver that opened the connection. */
+type Migrator = (config: { migrationsFolder: string }) => Promise<void>;
+
+/**
+ * Brings the database to the latest generated migration. The connection must be a single session:
+ * the advisory lock is the session's, and Drizzle's migrator reads what was applied before its own
+ * transaction, so two processes starting at once would otherwise both apply the same migration.
+ */
+export async function migrate(connection: Connection, migrator: Migrator): Promise<void> {
+  await connection.execute(sql`SELECT pg_advisory_lock(${MIGRATION_LOCK})`);
+  try {
+    await baselineLegacyDatabase(connection, MIGRATIONS_FOLDER);
+    await migrator({ migrationsFolder: MIGRATIONS_FOLDER });
+  } finally {
+    await connection.execute(sql`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`);
   }
-  return applied;
 }

@@ -5,8 +5,10 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
+import { migrate as drizzleMigrate } from 'drizzle-orm/pglite/migrator';
 import type { Database, Db } from './database.js';
 import { acquireLock } from './lock.js';
+import { migrate } from './migrate.js';
 import { PGLITE_SETTINGS, useBaselineWasmCompiler } from './pglite-settings.js';
 import { schema } from './schema.js';
 
@@ -30,6 +32,13 @@ export async function openPglite(dataDir: string): Promise<Database> {
     await createPgliteOnce(dbDir);
     useBaselineWasmCompiler();
     const client = await PGlite.create(dbDir, { postgresqlconf: PGLITE_SETTINGS });
+    try {
+      const connection = drizzle({ client });
+      await migrate(connection, (config) => drizzleMigrate(connection, config));
+    } catch (error) {
+      await client.close();
+      throw error;
+    }
     const db: Db = drizzle({ client, schema });
     return {
       db,

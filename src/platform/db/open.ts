@@ -1,5 +1,4 @@
 import type { Database } from './database.js';
-import { migrate } from './migrate.js';
 
 export interface OpenOptions {
   dataDir: string;
@@ -12,14 +11,7 @@ export interface OpenOptions {
  * (node-postgres is about 17 MB of RSS, PGlite's WebAssembly far more).
  */
 export async function openDatabase(options: OpenOptions): Promise<Database> {
-  const database = options.databaseUrl
+  return options.databaseUrl
     ? (await import('./open-postgres.js')).openPostgres(options.databaseUrl)
-    : await (await import('./open-pglite.js')).openPglite(options.dataDir);
-  try {
-    await migrate(database.db);
-  } catch (error) {
-    await database.close();
-    throw error;
-  }
-  return database;
+    : (await import('./open-pglite.js')).openPglite(options.dataDir);
 }
