@@ -8,10 +8,10 @@ import { interpreterOf, LANGUAGE_ALIASES, LANGUAGES, parseLanguage, type Interpr
 import { executeRequestSchema, type ExecuteRequest, type RequestLimits } from './request-schema.js';
 import type { CaseResult } from './result-schema.js';
 import { ContainerBudget } from './sandbox/budget.js';
-import { containerOptions, type SandboxLimits } from './sandbox/container-spec.js';
-import { imagePresent, pickOciRuntime, removeLabelled, type OciRuntimeChoice } from './sandbox/engine.js';
+import type { SandboxLimits } from './sandbox/container-spec.js';
+import { DockerEngine, pickOciRuntime, removeLabelled, type OciRuntimeChoice } from './sandbox/engine.js';
 import { SandboxPool, type PoolStats } from './sandbox/pool.js';
-import { Sandbox } from './sandbox/sandbox.js';
+import type { Sandbox, SandboxEngine } from './sandbox/sandbox.js';
 
 export interface RunnerSettings {
   images: Record<Interpreter, string>;
@@ -67,11 +67,11 @@ export class Runner {
   readonly requestSchema: ReturnType<typeof executeRequestSchema>;
   private closing = false;
 
-  private constructor(
-    private readonly docker: Docker,
+  /** A runner on any sandbox engine; the service's is made by `Runner.create`, on Docker. */
+  constructor(
+    private readonly engine: SandboxEngine,
     private readonly settings: RunnerSettings,
-    readonly ociRuntime: string,
-    onPoolError: (error: Error) => void,
+    onPoolError: (error: Error) => void = () => undefined,
   ) {
     this.queue = new PQueue({ concurrency: settings.concurrency });
     this.requestSchema = executeRequestSchema(settings.request);
@@ -96,7 +96,11 @@ export class Runner {
   static async create(docker: Docker, settings: RunnerSettings, onPoolError: (error: Error) => void = () => undefined): Promise<Runner> {
     const ociRuntime = await pickOciRuntime(docker, settings.ociRuntime, settings.images.python);
     await removeLabelled(docker, settings.instance);
-    return new Runner(docker, settings, ociRuntime, onPoolError);
+    return new Runner(new DockerEngine(docker, settings, ociRuntime), settings, onPoolError);
+  }
+
+  get ociRuntime(): string {
+    return this.engine.ociRuntime;
   }
 
   /** Validates `body` (numbers parsed losslessly) and runs it. User-code faults are results, never errors. */
@@ -164,19 +168,9 @@ export class Runner {
     };
   }
 
-  /** Docker reachable and both runner images present. */
+  /** The engine's checks (for Docker: reachable, both runner images present), and not shutting down. */
   async readiness(): Promise<{ ready: boolean; checks: Record<string, string> }> {
-    const checks: Record<string, string> = {};
-    try {
-      await this.docker.ping();
-      checks.docker = 'ok';
-    } catch (error) {
-      checks.docker = `unreachable: ${(error as Error).message}`;
-      return { ready: false, checks };
-    }
-    for (const [interpreter, image] of Object.entries(this.settings.images)) {
-      checks[`image:${interpreter}`] = (await imagePresent(this.docker, image)) ? 'ok' : `missing: ${image}`;
-    }
+    const checks = await this.engine.checks();
     if (this.closing) checks.runner = 'shutting down';
     return { ready: Object.values(checks).every((v) => v === 'ok'), checks };
   }
@@ -195,7 +189,7 @@ export class Runner {
     this.closing = true;
     await this.queue.onIdle();
     await Promise.all([this.pools.python.close(), this.pools.node.close()]);
-    await removeLabelled(this.docker, this.settings.instance).catch(() => 0);
+    await this.engine.removeAll().catch(() => undefined);
   }
 
   private async version(interpreter: Interpreter): Promise<string | null> {
@@ -213,13 +207,7 @@ export class Runner {
   }
 
   private async startSandbox(interpreter: Interpreter): Promise<Sandbox> {
-    const { limits } = this.settings;
-    // Node's heap limit sits below the container's, so a runaway allocation is reported instead of OOM-killed.
-    const env = interpreter === 'node' ? [`NODE_OPTIONS=--max-old-space-size=${Math.max(16, Math.floor(limits.memoryMb * 0.75))}`] : [];
-    const sandbox = await Sandbox.start(
-      this.docker,
-      containerOptions(this.settings.images[interpreter], this.ociRuntime, this.settings.instance, limits, env),
-    );
+    const sandbox = await this.engine.startSandbox(interpreter);
     void sandbox.ready.then(
       (version) => {
         this.versions[interpreter] ??= version;

@@ -2,15 +2,18 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import Docker from 'dockerode';
-import { expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
+import { buildServiceOnce } from '../support/build-once.js';
 import { SERVICE_ARGS } from '../support/build-service.js';
 import { isolatedEnv } from '../support/service.js';
+
+beforeAll(buildServiceOnce);
 
 it('finishes or cleanly fails in-flight requests on SIGTERM and removes every container', async () => {
   const instance = `sigterm-${randomBytes(4).toString('hex')}`;
   const isolated = isolatedEnv();
   const port = 20000 + Math.floor(Math.random() * 20000);
-  // the built service, as `npm start` runs it (test/global-setup.ts builds it)
+  // the built service, as `npm start` runs it
   const child = spawn(process.execPath, SERVICE_ARGS, {
     env: { ...process.env, ...isolated, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SANDBOX_INSTANCE: instance },
     stdio: 'ignore',

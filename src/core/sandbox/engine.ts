@@ -1,7 +1,8 @@
 import Docker from 'dockerode';
 import { SandboxError } from '../../web/errors.js';
-import { SANDBOX_LABEL } from './container-spec.js';
-import { stageError } from './sandbox.js';
+import type { Interpreter } from '../languages.js';
+import { containerOptions, SANDBOX_LABEL, type SandboxLimits } from './container-spec.js';
+import { DockerSandbox, stageError, type SandboxEngine } from './sandbox.js';
 
 export type OciRuntimeChoice = 'auto' | 'runc' | 'crun' | 'runsc';
 
@@ -69,11 +70,47 @@ export async function removeLabelled(docker: Docker, instance: string): Promise<
   return containers.length;
 }
 
-export async function imagePresent(docker: Docker, image: string): Promise<boolean> {
+async function imagePresent(docker: Docker, image: string): Promise<boolean> {
   try {
     await docker.getImage(image).inspect();
     return true;
   } catch {
     return false;
+  }
+}
+
+/** The runner's sandboxes as containers on a Docker engine, all labelled with the runner's instance. */
+export class DockerEngine implements SandboxEngine {
+  constructor(
+    private readonly docker: Docker,
+    private readonly settings: { images: Record<Interpreter, string>; instance: string; limits: SandboxLimits },
+    readonly ociRuntime: string,
+  ) {}
+
+  startSandbox(interpreter: Interpreter): Promise<DockerSandbox> {
+    const { images, instance, limits } = this.settings;
+    // Node's heap limit sits below the container's, so a runaway allocation is reported instead of OOM-killed.
+    const env = interpreter === 'node' ? [`NODE_OPTIONS=--max-old-space-size=${Math.max(16, Math.floor(limits.memoryMb * 0.75))}`] : [];
+    return DockerSandbox.start(this.docker, containerOptions(images[interpreter], this.ociRuntime, instance, limits, env));
+  }
+
+  /** Docker reachable and every runner image present. */
+  async checks(): Promise<Record<string, string>> {
+    const checks: Record<string, string> = {};
+    try {
+      await this.docker.ping();
+      checks.docker = 'ok';
+    } catch (error) {
+      checks.docker = `unreachable: ${(error as Error).message}`;
+      return checks;
+    }
+    for (const [interpreter, image] of Object.entries(this.settings.images)) {
+      checks[`image:${interpreter}`] = (await imagePresent(this.docker, image)) ? 'ok' : `missing: ${image}`;
+    }
+    return checks;
+  }
+
+  async removeAll(): Promise<void> {
+    await removeLabelled(this.docker, this.settings.instance);
   }
 }

@@ -1,12 +1,47 @@
 import type Docker from 'dockerode';
 import { PassThrough, type Duplex } from 'node:stream';
 import { SandboxError, type SandboxStage } from '../../web/errors.js';
+import type { Interpreter } from '../languages.js';
 import { FrameParser, type HarnessEvent } from './frame-parser.js';
 
 export interface ExitInfo {
   statusCode: number;
   oomKilled: boolean;
   killedByHost: boolean;
+}
+
+/**
+ * One single-use harness process, as the pool and a job use it (docs/harness-protocol.md): warm
+ * once the ready line came, then sent exactly one job, whose events it streams until it exits.
+ * DockerSandbox below is the one the service runs; tests run the pipeline on a fake.
+ */
+export interface Sandbox {
+  readonly createdAt: number;
+  /** The version from the ready line; rejects when the harness exits before it. */
+  readonly ready: Promise<string>;
+  /** Rejects, as a SandboxError, when the engine cannot tell how the process ended. */
+  readonly exited: Promise<ExitInfo>;
+  /** Resolves when the output stream has ended, so that no frame is still in flight after an exit. */
+  readonly drained: Promise<void>;
+  readonly isAlive: boolean;
+  /** Starts receiving events; anything that arrived before is replayed first. */
+  listen(listener: (event: HarnessEvent) => void): void;
+  send(nonce: string, jobLine: string): void;
+  kill(): Promise<void>;
+  /** Kills if needed and removes the sandbox; idempotent. */
+  dispose(): Promise<void>;
+}
+
+/** Where a runner's sandboxes come from: the Docker engine (DockerEngine) in the service, a fake in tests. */
+export interface SandboxEngine {
+  /** The OCI runtime the sandboxes run under (runc, crun, runsc). */
+  readonly ociRuntime: string;
+  /** Starts a sandbox of the interpreter's image; it becomes warm on its own (`ready`). */
+  startSandbox(interpreter: Interpreter): Promise<Sandbox>;
+  /** Readiness checks by name, each 'ok' or what is wrong. */
+  checks(): Promise<Record<string, string>>;
+  /** Removes every sandbox of this runner's instance, including those an earlier run left behind. */
+  removeAll(): Promise<void>;
 }
 
 const SIGKILL_STATUS = 137;
@@ -30,7 +65,7 @@ export function stageError(stage: SandboxStage, error: unknown): SandboxError {
  * One single-use container running a harness: created, attached and started, then handed
  * exactly one job. Events from the harness are buffered until a listener is attached.
  */
-export class Sandbox {
+export class DockerSandbox implements Sandbox {
   readonly createdAt = Date.now();
   readonly ready: Promise<string>;
   readonly exited: Promise<ExitInfo>;
@@ -78,7 +113,7 @@ export class Sandbox {
     this.exited.catch(() => undefined);
   }
 
-  static async start(docker: Docker, options: Docker.ContainerCreateOptions): Promise<Sandbox> {
+  static async start(docker: Docker, options: Docker.ContainerCreateOptions): Promise<DockerSandbox> {
     let container: Docker.Container;
     try {
       container = await docker.createContainer(options);
@@ -92,7 +127,7 @@ export class Sandbox {
       } catch (error) {
         throw stageError('attach', error);
       }
-      const sandbox = new Sandbox(container, stream);
+      const sandbox = new DockerSandbox(container, stream);
       sandbox.wire(docker);
       try {
         await container.start();
