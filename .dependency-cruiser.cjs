@@ -3,7 +3,7 @@
  * (code, mcp, and those to come) < the wiring (service.ts, main.ts, config.ts, cli/). An import may
  * only point down or within its own folder; `npm run lint` fails on any other, and on any cycle.
  */
-const FEATURES = '^src/(code|mcp)/';
+const FEATURES = '^src/(code|mcp|resources)/';
 
 module.exports = {
   forbidden: [
@@ -38,7 +38,7 @@ module.exports = {
     {
       name: 'nothing-imports-the-wiring',
       severity: 'error',
-      from: { path: '^src/(web|core|platform|code|mcp)/' },
+      from: { path: '^src/(web|core|platform|code|mcp|resources)/' },
       to: { path: '^src/(service|main|config)\\.ts$|^src/cli/' },
     },
   ],

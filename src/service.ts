@@ -8,6 +8,7 @@ import { Runner, type RunnerSettings } from './core/runner.js';
 import { connectDocker } from './core/sandbox/engine.js';
 import { mcpRoutes } from './mcp/routes.js';
 import { accessDocumentation, registerPlatform, type Platform } from './platform/index.js';
+import { registerResources } from './resources/index.js';
 import { createApp } from './web/app.js';
 
 export function runnerSettings(config: Config): RunnerSettings {
@@ -66,6 +67,10 @@ async function buildApp(config: Config, logger: Logger, runner: Runner): Promise
   operationsRoutes(app, { runner, metrics });
   executeRoute(app, { runner, metrics, timeoutMs: config.EXECUTION_TIMEOUT_MS });
   mcpRoutes(app, { runner, timeoutMs: config.EXECUTION_TIMEOUT_MS, metering: platform });
+  registerResources(app, {
+    db: platform.database.db,
+    onEvent: (event) => logger.debug({ event: event.type, workspaceId: event.workspaceId }, 'resource event'),
+  });
   return { app, platform };
 }
 

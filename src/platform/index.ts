@@ -21,7 +21,9 @@ export { principalOf } from './access.js';
 export { accessDocumentation } from './access-docs.js';
 export { loadPlatformConfig } from './config.js';
 export type { MonthlyCounter, Plan } from './plans.js';
-export { SCOPES, resolveScopes } from './scopes.js';
+export { SCOPES, resolveScopes, type Scope } from './scopes.js';
+export { databaseRefusal } from './store/errors.js';
+export type { Db } from './db/database.js';
 
 export interface PlatformOptions {
   config: PlatformConfig;

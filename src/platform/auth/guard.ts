@@ -94,6 +94,11 @@ export function installGuard(app: FastifyInstance, deps: GuardDeps): void {
     if (!isApi(request.url)) return;
     const outcome = outcomes.get(request);
     if (outcome?.kind === 'user') request.principal = await memberPrincipal(deps.db, request, outcome.user.id);
+    // A key reaches its own workspace only; naming another one is answered like a workspace that does not exist.
+    const slug = accountSlugOf(request);
+    if (outcome?.kind === 'key' && typeof slug === 'string' && slug !== '' && slug !== outcome.principal.workspaceSlug) {
+      throw new NotFoundError(`workspace ${slug} not found`);
+    }
     const { meter } = accessOf(request);
     if (meter && request.principal) await deps.metering.check(request.principal, meter);
   });

@@ -1,0 +1,75 @@
+import { and, count, desc, eq, or } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Db } from '../../platform/index.js';
+import type { Pagination } from '../../web/pagination.js';
+import { rounds } from '../rounds/table.js';
+import type { CrudStore } from '../shared/crud-routes.js';
+import { dependantsConflict } from '../shared/dependants.js';
+import { pageOf } from '../shared/paging.js';
+import { present } from '../shared/present.js';
+import type { interviewerCreate, interviewerListQuery, interviewerUpdate } from './shapes.js';
+import { interviewers } from './table.js';
+
+type Create = z.output<typeof interviewerCreate>;
+type Update = z.output<typeof interviewerUpdate>;
+type Query = z.output<typeof interviewerListQuery> & Pagination;
+type Item = ReturnType<typeof present<typeof interviewers.$inferSelect>>;
+
+const mine = (workspaceId: string, id: string) => and(eq(interviewers.workspace_id, workspaceId), eq(interviewers.id, id));
+/** What a caller may read: its own interviewers, and public ones of every workspace. */
+const visible = (workspaceId: string, id: string) =>
+  and(eq(interviewers.id, id), or(eq(interviewers.workspace_id, workspaceId), eq(interviewers.isPublic, true)));
+
+export interface InterviewerStore extends CrudStore<Item, Create, Update, Query> {
+  /** Copies an interviewer the caller can read into its workspace; undefined when there is none. */
+  fork(workspaceId: string, sourceId: string): Promise<Item | undefined>;
+}
+
+export function interviewerStore(db: Db): InterviewerStore {
+  return {
+    async create(workspaceId, body) {
+      const [row] = await db
+        .insert(interviewers)
+        .values({ ...body, workspace_id: workspaceId })
+        .returning();
+      return present(row);
+    },
+    async fork(workspaceId, sourceId) {
+      const [source] = await db.select().from(interviewers).where(visible(workspaceId, sourceId));
+      if (!source) return undefined;
+      const { id: _id, workspace_id: _owner, createdAt: _created, updatedAt: _updated, ...copy } = source;
+      const [row] = await db
+        .insert(interviewers)
+        .values({ ...copy, workspace_id: workspaceId, isPublic: false, forkedFrom: source.id })
+        .returning();
+      return present(row);
+    },
+    async list(workspaceId, query) {
+      const where = and(
+        query.scope === 'public' ? eq(interviewers.isPublic, true) : eq(interviewers.workspace_id, workspaceId),
+        query.useCase ? eq(interviewers.useCase, query.useCase) : undefined,
+      );
+      const { rows, total } = await pageOf(db, interviewers, where, [desc(interviewers.createdAt), desc(interviewers.id)], query);
+      return { items: rows.map(present), total };
+    },
+    async get(workspaceId, id) {
+      const [row] = await db.select().from(interviewers).where(visible(workspaceId, id));
+      return row && present(row);
+    },
+    async update(workspaceId, id, body) {
+      const [row] = await db
+        .update(interviewers)
+        .set({ ...body, updatedAt: new Date() })
+        .where(mine(workspaceId, id))
+        .returning();
+      return row && present(row);
+    },
+    async remove(workspaceId, id) {
+      return dependantsConflict(
+        db.delete(interviewers).where(mine(workspaceId, id)).returning({ id: interviewers.id }),
+        `interviewer ${id}`,
+        async () => [['round', (await db.select({ n: count() }).from(rounds).where(eq(rounds.interviewer_id, id)))[0].n]],
+      );
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import { and, count, desc, eq } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Db } from '../../platform/index.js';
+import type { Pagination } from '../../web/pagination.js';
+import { participants } from '../participants/table.js';
+import type { CrudStore } from '../shared/crud-routes.js';
+import { dependantsConflict } from '../shared/dependants.js';
+import { pageOf } from '../shared/paging.js';
+import { present } from '../shared/present.js';
+import type { programCreate, programListQuery, programUpdate } from './shapes.js';
+import { programs } from './table.js';
+
+type Create = z.output<typeof programCreate>;
+type Update = z.output<typeof programUpdate>;
+type Query = z.output<typeof programListQuery> & Pagination;
+type Item = ReturnType<typeof present<typeof programs.$inferSelect>>;
+
+const mine = (workspaceId: string, id: string) => and(eq(programs.workspace_id, workspaceId), eq(programs.id, id));
+
+export function programStore(db: Db): CrudStore<Item, Create, Update, Query> {
+  return {
+    async create(workspaceId, body) {
+      const [row] = await db
+        .insert(programs)
+        .values({ ...body, workspace_id: workspaceId })
+        .returning();
+      return present(row);
+    },
+    async list(workspaceId, query) {
+      const where = and(eq(programs.workspace_id, workspaceId), query.status ? eq(programs.status, query.status) : undefined);
+      const { rows, total } = await pageOf(db, programs, where, [desc(programs.created_at), desc(programs.id)], query);
+      return { items: rows.map(present), total };
+    },
+    async get(workspaceId, id) {
+      const [row] = await db.select().from(programs).where(mine(workspaceId, id));
+      return row && present(row);
+    },
+    async update(workspaceId, id, body) {
+      const [row] = await db
+        .update(programs)
+        .set({ ...body, updated_at: new Date() })
+        .where(mine(workspaceId, id))
+        .returning();
+      return row && present(row);
+    },
+    async remove(workspaceId, id) {
+      return dependantsConflict(
+        db.delete(programs).where(mine(workspaceId, id)).returning({ id: programs.id }),
+        `program ${id}`,
+        async () => [['participant', (await db.select({ n: count() }).from(participants).where(eq(participants.pipeline_id, id)))[0].n]],
+      );
+    },
+  };
+}

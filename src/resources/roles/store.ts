@@ -1,0 +1,60 @@
+import { and, count, desc, eq, ilike } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Db } from '../../platform/index.js';
+import type { Pagination } from '../../web/pagination.js';
+import { participants } from '../participants/table.js';
+import { rounds } from '../rounds/table.js';
+import type { CrudStore } from '../shared/crud-routes.js';
+import { dependantsConflict } from '../shared/dependants.js';
+import { likePattern } from '../shared/like.js';
+import { pageOf } from '../shared/paging.js';
+import { present } from '../shared/present.js';
+import { OUTCOME_OF_USE_CASE, type roleCreate, type roleListQuery, type roleUpdate } from './shapes.js';
+import { roles } from './table.js';
+
+type Create = z.output<typeof roleCreate>;
+type Update = z.output<typeof roleUpdate>;
+type Query = z.output<typeof roleListQuery> & Pagination;
+type Item = ReturnType<typeof present<typeof roles.$inferSelect>>;
+
+const mine = (workspaceId: string, id: string) => and(eq(roles.workspace_id, workspaceId), eq(roles.id, id));
+
+export function roleStore(db: Db): CrudStore<Item, Create, Update, Query> {
+  return {
+    async create(workspaceId, body) {
+      const [row] = await db
+        .insert(roles)
+        .values({ ...body, success_outcome: body.success_outcome ?? OUTCOME_OF_USE_CASE[body.use_case], workspace_id: workspaceId })
+        .returning();
+      return present(row);
+    },
+    async list(workspaceId, query) {
+      const where = and(
+        eq(roles.workspace_id, workspaceId),
+        query.status ? eq(roles.status, query.status) : undefined,
+        query.useCase ? eq(roles.use_case, query.useCase) : undefined,
+        query.search ? ilike(roles.template_name, likePattern(query.search)) : undefined,
+      );
+      const { rows, total } = await pageOf(db, roles, where, [desc(roles.created_at), desc(roles.id)], query);
+      return { items: rows.map(present), total };
+    },
+    async get(workspaceId, id) {
+      const [row] = await db.select().from(roles).where(mine(workspaceId, id));
+      return row && present(row);
+    },
+    async update(workspaceId, id, body) {
+      const [row] = await db
+        .update(roles)
+        .set({ ...body, updated_at: new Date() })
+        .where(mine(workspaceId, id))
+        .returning();
+      return row && present(row);
+    },
+    async remove(workspaceId, id) {
+      return dependantsConflict(db.delete(roles).where(mine(workspaceId, id)).returning({ id: roles.id }), `role ${id}`, async () => [
+        ['round', (await db.select({ n: count() }).from(rounds).where(eq(rounds.role_id, id)))[0].n],
+        ['participant', (await db.select({ n: count() }).from(participants).where(eq(participants.role_id, id)))[0].n],
+      ]);
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import { and, asc, eq, max } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Db } from '../../platform/index.js';
+import { ValidationError } from '../../web/errors.js';
+import type { Pagination } from '../../web/pagination.js';
+import { roles } from '../roles/table.js';
+import type { CrudStore } from '../shared/crud-routes.js';
+import { pageOf } from '../shared/paging.js';
+import { present } from '../shared/present.js';
+import { writing, type Constraints } from '../shared/write-errors.js';
+import type { roundCreate, roundListQuery, roundUpdate } from './shapes.js';
+import { rounds } from './table.js';
+
+type Create = z.output<typeof roundCreate>;
+type Update = z.output<typeof roundUpdate>;
+type Query = z.output<typeof roundListQuery> & Pagination;
+type Item = ReturnType<typeof present<typeof rounds.$inferSelect>>;
+
+const CONSTRAINTS: Constraints = {
+  references: {
+    rounds_role_fk: { field: 'role_id', noun: 'role' },
+    rounds_interviewer_fk: { field: 'interviewer_id', noun: 'interviewer' },
+  },
+};
+
+const mine = (workspaceId: string, id: string) => and(eq(rounds.workspace_id, workspaceId), eq(rounds.id, id));
+
+export function roundStore(db: Db): CrudStore<Item, Create, Update, Query> {
+  /** The role's defaults for a new round: its session length, and the place after its last round. */
+  async function defaultsFor(workspaceId: string, roleId: string) {
+    const [role] = await db
+      .select({ duration: roles.default_duration_minutes })
+      .from(roles)
+      .where(and(eq(roles.workspace_id, workspaceId), eq(roles.id, roleId)));
+    if (!role) throw ValidationError.field(['role_id'], 'no role with this id in the workspace');
+    const [{ last }] = await db
+      .select({ last: max(rounds.stage_order) })
+      .from(rounds)
+      .where(eq(rounds.role_id, roleId));
+    return { duration_minutes: role.duration, stage_order: last === null ? 1 : last + 1 };
+  }
+
+  return {
+    async create(workspaceId, body) {
+      const defaults = await defaultsFor(workspaceId, body.role_id);
+      const [row] = await writing(
+        db
+          .insert(rounds)
+          .values({
+            ...body,
+            duration_minutes: body.duration_minutes ?? defaults.duration_minutes,
+            stage_order: body.stage_order ?? defaults.stage_order,
+            workspace_id: workspaceId,
+          })
+          .returning(),
+        CONSTRAINTS,
+      );
+      return present(row);
+    },
+    async list(workspaceId, query) {
+      const where = and(
+        eq(rounds.workspace_id, workspaceId),
+        query.roleId ? eq(rounds.role_id, query.roleId) : undefined,
+        query.status ? eq(rounds.status, query.status) : undefined,
+      );
+      const { rows, total } = await pageOf(db, rounds, where, [asc(rounds.stage_order), asc(rounds.created_at), asc(rounds.id)], query);
+      return { items: rows.map(present), total };
+    },
+    async get(workspaceId, id) {
+      const [row] = await db.select().from(rounds).where(mine(workspaceId, id));
+      return row && present(row);
+    },
+    async update(workspaceId, id, body) {
+      const [row] = await writing(
+        db
+          .update(rounds)
+          .set({ ...body, updated_at: new Date() })
+          .where(mine(workspaceId, id))
+          .returning(),
+        CONSTRAINTS,
+      );
+      return row && present(row);
+    },
+    async remove(workspaceId, id) {
+      const deleted = await db.delete(rounds).where(mine(workspaceId, id)).returning({ id: rounds.id });
+      return deleted.length > 0;
+    },
+  };
+}
