@@ -1,5 +1,9 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
+import { createApp } from '../../web/app.js';
+import { ProtocolError, UnauthenticatedError } from '../../web/errors.js';
+import { defineRoute } from '../../web/route.js';
+import { accessDocumentation } from '../access-docs.js';
 import type { Db } from '../db/database.js';
 import type { PlanSettings } from '../plans.js';
 import { AdminError, runAdminCommand, type AdminCommand } from './commands.js';
@@ -28,17 +32,21 @@ export async function startAdminServer(
   logger: FastifyBaseLogger,
 ): Promise<AdminServer> {
   const token = randomBytes(32).toString('base64url');
-  const server = Fastify({ loggerInstance: logger, bodyLimit: 64 * 1024 });
-  server.post('/admin/command', async (request, reply) => {
-    if (!tokenMatches(request.headers.authorization, token)) return reply.code(401).send({ error: 'bad admin token' });
-    try {
-      return { output: await runAdminCommand(db, settings, request.body as AdminCommand) };
-    } catch (error) {
-      if (error instanceof AdminError) return reply.code(400).send({ error: error.message });
-      request.log.error({ err: error }, 'admin command failed');
-      return reply.code(500).send({ error: 'admin command failed; see the service log' });
-    }
-  });
+  const server = createApp({ logger, bodyLimit: 64 * 1024, accessDocumentation });
+  // The token, not the platform's gate, guards this listener: it is outside /api and never documented.
+  defineRoute(
+    server,
+    { method: 'POST', url: '/admin/command', summary: 'Run an admin CLI command', access: { auth: 'none' }, undocumented: true },
+    async ({ request }) => {
+      if (!tokenMatches(request.headers.authorization, token)) throw new UnauthenticatedError('bad admin token');
+      try {
+        return { output: await runAdminCommand(db, settings, request.body as AdminCommand) };
+      } catch (error) {
+        if (error instanceof AdminError) throw new ProtocolError(400, error.message);
+        throw error;
+      }
+    },
+  );
   const url = await server.listen({ host: '127.0.0.1', port });
   writeEndpointFile(dataDir, { url, token, pid: process.pid });
   return {
