@@ -5,6 +5,7 @@ import type { Pagination } from '../../web/pagination.js';
 import { rounds } from '../rounds/table.js';
 import type { CrudStore } from '../shared/crud-routes.js';
 import { dependantsConflict } from '../shared/dependants.js';
+import { ownedRows } from '../shared/owned-rows.js';
 import { pageOf } from '../shared/paging.js';
 import { present } from '../shared/present.js';
 import type { interviewerCreate, interviewerListQuery, interviewerUpdate } from './shapes.js';
@@ -15,7 +16,6 @@ type Update = z.output<typeof interviewerUpdate>;
 type Query = z.output<typeof interviewerListQuery> & Pagination;
 type Item = ReturnType<typeof present<typeof interviewers.$inferSelect>>;
 
-const mine = (workspaceId: string, id: string) => and(eq(interviewers.workspace_id, workspaceId), eq(interviewers.id, id));
 /** What a caller may read: its own interviewers, and public ones of every workspace. */
 const visible = (workspaceId: string, id: string) =>
   and(eq(interviewers.id, id), or(eq(interviewers.workspace_id, workspaceId), eq(interviewers.isPublic, true)));
@@ -26,6 +26,9 @@ export interface InterviewerStore extends CrudStore<Item, Create, Update, Query>
 }
 
 export function interviewerStore(db: Db): InterviewerStore {
+  // Only reads see public interviewers of other workspaces; updates and deletes stay within the caller's own.
+  const owned = ownedRows(db, interviewers, 'updatedAt');
+
   return {
     async create(workspaceId, body) {
       const [row] = await db
@@ -52,24 +55,12 @@ export function interviewerStore(db: Db): InterviewerStore {
       const { rows, total } = await pageOf(db, interviewers, where, [desc(interviewers.createdAt), desc(interviewers.id)], query);
       return { items: rows.map(present), total };
     },
-    async get(workspaceId, id) {
-      const [row] = await db.select().from(interviewers).where(visible(workspaceId, id));
-      return row && present(row);
-    },
-    async update(workspaceId, id, body) {
-      const [row] = await db
-        .update(interviewers)
-        .set({ ...body, updatedAt: new Date() })
-        .where(mine(workspaceId, id))
-        .returning();
-      return row && present(row);
-    },
+    get: (workspaceId, id) => owned.find(visible(workspaceId, id)),
+    update: owned.update,
     async remove(workspaceId, id) {
-      return dependantsConflict(
-        db.delete(interviewers).where(mine(workspaceId, id)).returning({ id: interviewers.id }),
-        `interviewer ${id}`,
-        async () => [['round', (await db.select({ n: count() }).from(rounds).where(eq(rounds.interviewer_id, id)))[0].n]],
-      );
+      return dependantsConflict(owned.deletion(workspaceId, id), `interviewer ${id}`, async () => [
+        ['round', (await db.select({ n: count() }).from(rounds).where(eq(rounds.interviewer_id, id)))[0].n],
+      ]);
     },
   };
 }

@@ -7,6 +7,7 @@ import { programs } from '../programs/table.js';
 import { roles } from '../roles/table.js';
 import type { CrudStore } from '../shared/crud-routes.js';
 import { likePattern } from '../shared/like.js';
+import { ownedRows } from '../shared/owned-rows.js';
 import { pageOf } from '../shared/paging.js';
 import { present } from '../shared/present.js';
 import { writing, type Constraints } from '../shared/write-errors.js';
@@ -34,8 +35,6 @@ const BATCH_CONSTRAINTS: Constraints = {
   },
 };
 
-const mine = (workspaceId: string, id: string) => and(eq(participants.workspace_id, workspaceId), eq(participants.id, id));
-
 export interface ParticipantStore extends CrudStore<Item, Create, Update, Query> {
   /** Inserts what it can of a batch in one statement: each item's index with its new id, or why it was refused. */
   createMany(
@@ -45,6 +44,8 @@ export interface ParticipantStore extends CrudStore<Item, Create, Update, Query>
 }
 
 export function participantStore(db: Db): ParticipantStore {
+  const owned = ownedRows(db, participants, 'updated_at', CONSTRAINTS);
+
   /** Which of these role and program ids exist in the workspace, so that a batch item naming another is refused alone. */
   async function knownIds(workspaceId: string, items: Create[]) {
     const roleIds = [...new Set(items.flatMap((item) => (item.role_id ? [item.role_id] : [])))];
@@ -123,25 +124,9 @@ export function participantStore(db: Db): ParticipantStore {
       const { rows, total } = await pageOf(db, participants, where, [desc(participants.created_at), desc(participants.id)], query);
       return { items: rows.map(present), total };
     },
-    async get(workspaceId, id) {
-      const [row] = await db.select().from(participants).where(mine(workspaceId, id));
-      return row && present(row);
-    },
-    async update(workspaceId, id, body) {
-      const [row] = await writing(
-        db
-          .update(participants)
-          .set({ ...body, updated_at: new Date() })
-          .where(mine(workspaceId, id))
-          .returning(),
-        CONSTRAINTS,
-      );
-      return row && present(row);
-    },
-    async remove(workspaceId, id) {
-      const deleted = await db.delete(participants).where(mine(workspaceId, id)).returning({ id: participants.id });
-      return deleted.length > 0;
-    },
+    get: owned.get,
+    update: owned.update,
+    remove: owned.remove,
   };
 }
 

@@ -5,6 +5,7 @@ import type { Pagination } from '../../web/pagination.js';
 import { participants } from '../participants/table.js';
 import type { CrudStore } from '../shared/crud-routes.js';
 import { dependantsConflict } from '../shared/dependants.js';
+import { ownedRows } from '../shared/owned-rows.js';
 import { pageOf } from '../shared/paging.js';
 import { present } from '../shared/present.js';
 import type { programCreate, programListQuery, programUpdate } from './shapes.js';
@@ -15,9 +16,9 @@ type Update = z.output<typeof programUpdate>;
 type Query = z.output<typeof programListQuery> & Pagination;
 type Item = ReturnType<typeof present<typeof programs.$inferSelect>>;
 
-const mine = (workspaceId: string, id: string) => and(eq(programs.workspace_id, workspaceId), eq(programs.id, id));
-
 export function programStore(db: Db): CrudStore<Item, Create, Update, Query> {
+  const owned = ownedRows(db, programs, 'updated_at');
+
   return {
     async create(workspaceId, body) {
       const [row] = await db
@@ -31,24 +32,12 @@ export function programStore(db: Db): CrudStore<Item, Create, Update, Query> {
       const { rows, total } = await pageOf(db, programs, where, [desc(programs.created_at), desc(programs.id)], query);
       return { items: rows.map(present), total };
     },
-    async get(workspaceId, id) {
-      const [row] = await db.select().from(programs).where(mine(workspaceId, id));
-      return row && present(row);
-    },
-    async update(workspaceId, id, body) {
-      const [row] = await db
-        .update(programs)
-        .set({ ...body, updated_at: new Date() })
-        .where(mine(workspaceId, id))
-        .returning();
-      return row && present(row);
-    },
+    get: owned.get,
+    update: owned.update,
     async remove(workspaceId, id) {
-      return dependantsConflict(
-        db.delete(programs).where(mine(workspaceId, id)).returning({ id: programs.id }),
-        `program ${id}`,
-        async () => [['participant', (await db.select({ n: count() }).from(participants).where(eq(participants.pipeline_id, id)))[0].n]],
-      );
+      return dependantsConflict(owned.deletion(workspaceId, id), `program ${id}`, async () => [
+        ['participant', (await db.select({ n: count() }).from(participants).where(eq(participants.pipeline_id, id)))[0].n],
+      ]);
     },
   };
 }

@@ -7,6 +7,7 @@ import { rounds } from '../rounds/table.js';
 import type { CrudStore } from '../shared/crud-routes.js';
 import { dependantsConflict } from '../shared/dependants.js';
 import { likePattern } from '../shared/like.js';
+import { ownedRows } from '../shared/owned-rows.js';
 import { pageOf } from '../shared/paging.js';
 import { present } from '../shared/present.js';
 import { OUTCOME_OF_USE_CASE, type roleCreate, type roleListQuery, type roleUpdate } from './shapes.js';
@@ -17,9 +18,9 @@ type Update = z.output<typeof roleUpdate>;
 type Query = z.output<typeof roleListQuery> & Pagination;
 type Item = ReturnType<typeof present<typeof roles.$inferSelect>>;
 
-const mine = (workspaceId: string, id: string) => and(eq(roles.workspace_id, workspaceId), eq(roles.id, id));
-
 export function roleStore(db: Db): CrudStore<Item, Create, Update, Query> {
+  const owned = ownedRows(db, roles, 'updated_at');
+
   return {
     async create(workspaceId, body) {
       const [row] = await db
@@ -38,20 +39,10 @@ export function roleStore(db: Db): CrudStore<Item, Create, Update, Query> {
       const { rows, total } = await pageOf(db, roles, where, [desc(roles.created_at), desc(roles.id)], query);
       return { items: rows.map(present), total };
     },
-    async get(workspaceId, id) {
-      const [row] = await db.select().from(roles).where(mine(workspaceId, id));
-      return row && present(row);
-    },
-    async update(workspaceId, id, body) {
-      const [row] = await db
-        .update(roles)
-        .set({ ...body, updated_at: new Date() })
-        .where(mine(workspaceId, id))
-        .returning();
-      return row && present(row);
-    },
+    get: owned.get,
+    update: owned.update,
     async remove(workspaceId, id) {
-      return dependantsConflict(db.delete(roles).where(mine(workspaceId, id)).returning({ id: roles.id }), `role ${id}`, async () => [
+      return dependantsConflict(owned.deletion(workspaceId, id), `role ${id}`, async () => [
         ['round', (await db.select({ n: count() }).from(rounds).where(eq(rounds.role_id, id)))[0].n],
         ['participant', (await db.select({ n: count() }).from(participants).where(eq(participants.role_id, id)))[0].n],
       ]);

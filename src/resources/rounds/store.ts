@@ -5,6 +5,7 @@ import { ValidationError } from '../../web/errors.js';
 import type { Pagination } from '../../web/pagination.js';
 import { roles } from '../roles/table.js';
 import type { CrudStore } from '../shared/crud-routes.js';
+import { ownedRows } from '../shared/owned-rows.js';
 import { pageOf } from '../shared/paging.js';
 import { present } from '../shared/present.js';
 import { writing, type Constraints } from '../shared/write-errors.js';
@@ -23,9 +24,9 @@ const CONSTRAINTS: Constraints = {
   },
 };
 
-const mine = (workspaceId: string, id: string) => and(eq(rounds.workspace_id, workspaceId), eq(rounds.id, id));
-
 export function roundStore(db: Db): CrudStore<Item, Create, Update, Query> {
+  const owned = ownedRows(db, rounds, 'updated_at', CONSTRAINTS);
+
   /** The role's defaults for a new round: its session length, and the place after its last round. */
   async function defaultsFor(workspaceId: string, roleId: string) {
     const [role] = await db
@@ -66,24 +67,8 @@ export function roundStore(db: Db): CrudStore<Item, Create, Update, Query> {
       const { rows, total } = await pageOf(db, rounds, where, [asc(rounds.stage_order), asc(rounds.created_at), asc(rounds.id)], query);
       return { items: rows.map(present), total };
     },
-    async get(workspaceId, id) {
-      const [row] = await db.select().from(rounds).where(mine(workspaceId, id));
-      return row && present(row);
-    },
-    async update(workspaceId, id, body) {
-      const [row] = await writing(
-        db
-          .update(rounds)
-          .set({ ...body, updated_at: new Date() })
-          .where(mine(workspaceId, id))
-          .returning(),
-        CONSTRAINTS,
-      );
-      return row && present(row);
-    },
-    async remove(workspaceId, id) {
-      const deleted = await db.delete(rounds).where(mine(workspaceId, id)).returning({ id: rounds.id });
-      return deleted.length > 0;
-    },
+    get: owned.get,
+    update: owned.update,
+    remove: owned.remove,
   };
 }
