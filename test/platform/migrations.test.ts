@@ -13,6 +13,7 @@ import drizzleConfig from '../../drizzle.config.js';
 import type { Database, Db } from '../../src/platform/db/database.js';
 import { openDatabase, type OpenOptions } from '../../src/platform/db/open.js';
 import { apiKeys, workspaces } from '../../src/platform/db/schema.js';
+import { buildServiceOnce } from '../support/build-once.js';
 import { removeDir, tempDir } from './support/app.js';
 import { pgliteDriver, postgresDriver, type Driver } from './support/drivers.js';
 
@@ -211,7 +212,8 @@ describe('generated migrations', () => {
     );
   });
 
-  it('ship with the built service', () => {
+  it('ship with the built service', async () => {
+    await buildServiceOnce();
     const built = path.join(ROOT, 'dist/platform/db/migrations');
     for (const file of readdirSync(MIGRATIONS, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile())) {
       const relative = path.relative(MIGRATIONS, path.join(file.parentPath, file.name));
