@@ -15,6 +15,8 @@ export function runnerSettings(config: Config): RunnerSettings {
   return {
     images: { python: config.PYTHON_IMAGE, node: config.NODE_IMAGE },
     ociRuntime: config.SANDBOX_RUNTIME,
+    driver: config.SANDBOX_DRIVER,
+    oci: { dataDir: config.DATA_DIR, rootfsDir: config.SANDBOX_ROOTFS_DIR },
     instance: config.SANDBOX_INSTANCE,
     limits: {
       memoryMb: config.SANDBOX_MEMORY_MB,
@@ -59,9 +61,8 @@ export interface Service {
   close(): Promise<void>;
 }
 
-/** Builds the app on a runner: the platform first (its gate checks each /api route as it is added), then every feature's routes. */
-async function buildApp(config: Config, logger: Logger, runner: Runner): Promise<{ app: FastifyInstance; platform: Platform }> {
-  const app = createApp({ logger, bodyLimit: config.MAX_BODY_BYTES, accessDocumentation });
+/** Registers the platform first (its gate checks each /api route as it is added), then every feature's routes. */
+async function registerAll(app: FastifyInstance, config: Config, logger: Logger, runner: Runner): Promise<Platform> {
   const platform = await registerPlatform(app, { config });
   const metrics = new RunnerMetrics(runner);
   operationsRoutes(app, { runner, metrics });
@@ -71,7 +72,15 @@ async function buildApp(config: Config, logger: Logger, runner: Runner): Promise
     db: platform.database.db,
     onEvent: (event) => logger.debug({ event: event.type, workspaceId: event.workspaceId }, 'resource event'),
   });
-  return { app, platform };
+  return platform;
+}
+
+/** A start-up failure in words an operator can act on. */
+function startFailure(error: unknown, config: Config): Error {
+  if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+    return new Error(`port ${config.PORT} on ${config.HOST} is taken by another process; stop it or set PORT`, { cause: error });
+  }
+  return error instanceof Error ? error : new Error(String(error));
 }
 
 /** The one wiring place: config, the Docker engine, the runner core, the platform and the routes; then listens. */
@@ -82,15 +91,18 @@ export async function startService(env: NodeJS.ProcessEnv = process.env): Promis
   const runner = await Runner.create(docker, runnerSettings(config), (error) =>
     logger.warn({ err: error }, 'sandbox pool could not start a container'),
   );
-  let built: Awaited<ReturnType<typeof buildApp>>;
+  const app = createApp({ logger, bodyLimit: config.MAX_BODY_BYTES, accessDocumentation });
+  let platform: Platform;
+  let address: string;
   try {
-    built = await buildApp(config, logger, runner);
+    platform = await registerAll(app, config, logger, runner);
+    address = await app.listen({ port: config.PORT, host: config.HOST });
   } catch (error) {
+    // Whatever start-up created goes again: the platform's database, lock and admin endpoint close with the app, then every container.
+    await app.close().catch(() => undefined);
     await runner.close();
-    throw error;
+    throw startFailure(error, config);
   }
-  const { app, platform } = built;
-  const address = await app.listen({ port: config.PORT, host: config.HOST });
   let closing: Promise<void> | undefined;
   const close = () => {
     // Stop accepting, let in-flight executions finish (bounded by the timeout), then remove every container.
