@@ -10,8 +10,13 @@ export interface Issue {
   message: string;
 }
 
+/** Zod's issues as the API reports them; an unknown field is named in its own issue's path, not only in the message. */
 export function issuesFromZod(error: ZodError): Issue[] {
-  return error.issues.map((issue) => ({ path: issue.path.map(String), message: issue.message }));
+  return error.issues.flatMap((issue) => {
+    const path = issue.path.map(String);
+    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ path: [...path, key], message: 'unknown field' }));
+    return [{ path, message: issue.message }];
+  });
 }
 
 /** The caller's input is invalid; `issues` names each offending field (400). */

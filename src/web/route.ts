@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z, ZodType } from 'zod';
 import type { BodyFormat } from './body-parser.js';
-import { ValidationError, type Issue } from './errors.js';
+import { issuesFromZod, ValidationError, type Issue } from './errors.js';
 import type { OpenApiOperation } from './openapi.js';
 
 export interface RouteSpec<P extends ZodType, Q extends ZodType, B extends ZodType> extends OpenApiOperation {
@@ -32,7 +32,7 @@ function parse(schema: ZodType | undefined, value: unknown, issues: Issue[]): un
   if (!schema) return undefined;
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  issues.push(...result.error.issues.map((issue) => ({ path: issue.path.map(String), message: issue.message })));
+  issues.push(...issuesFromZod(result.error));
   return undefined;
 }
 

@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => taken.close(() => resolve())));
 
 it('a start on a taken port says so and leaves no container, lock or admin endpoint behind', async () => {
-  const env = { ...isolatedEnv(), PORT: String(port), ADMIN_ENDPOINT: 'true' };
+  const env: Record<string, string> = { ...isolatedEnv(), PORT: String(port), ADMIN_ENDPOINT: 'true' };
   await expect(startTestService(env)).rejects.toThrow(new RegExp(`port ${port} on 127\\.0\\.0\\.1 is taken by another process`));
   const left = await docker.listContainers({ all: true, filters: { label: [`code-runner.sandbox=${env.SANDBOX_INSTANCE}`] } });
   expect(left.map((c) => `${c.Id.slice(0, 12)} ${c.State}`)).toEqual([]);
