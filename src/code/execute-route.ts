@@ -47,7 +47,7 @@ export function executeRoute(app: FastifyInstance, { runner, metrics, timeoutMs 
       const executionId = randomUUID();
       const started = Date.now();
       try {
-        const execution = await runner.run(body);
+        const execution = await runner.run(body, request.keyRevoked);
         metrics.recordExecution(execution);
         const timedOut = execution.status === 'timed-out';
         const passed = execution.results.filter((r) => r.passed).length;

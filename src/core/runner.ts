@@ -104,14 +104,18 @@ export class Runner {
   }
 
   /** Validates `body` (numbers parsed losslessly) and runs it. User-code faults are results, never errors. */
-  async execute(body: unknown): Promise<Execution> {
+  async execute(body: unknown, signal?: AbortSignal): Promise<Execution> {
     const parsed = this.requestSchema.safeParse(body);
     if (!parsed.success) throw ValidationError.fromIssues(issuesFromZod(parsed.error));
-    return this.run(parsed.data);
+    return this.run(parsed.data, signal);
   }
 
-  /** Runs a request already validated with `requestSchema`. */
-  async run(request: ExecuteRequest): Promise<Execution> {
+  /**
+   * Runs a request already validated with `requestSchema`. Aborting `signal` (the caller's key was
+   * revoked) takes it out of the queue or kills its sandbox, and rejects with the signal's reason.
+   */
+  async run(request: ExecuteRequest, signal?: AbortSignal): Promise<Execution> {
+    signal?.throwIfAborted();
     if (this.closing) throw new ShuttingDownError('the runner is shutting down');
     const language = parseLanguage(request.language);
     if (!language)
@@ -141,6 +145,7 @@ export class Runner {
                 deadline: startedAt + this.settings.timeoutMs,
                 caseTimeoutMs: request.caseTimeoutMs,
                 memoryMb: this.settings.limits.memoryMb,
+                signal,
               });
         const results = collectResults(
           request.testCases,
@@ -155,7 +160,7 @@ export class Runner {
           timings: { queueMs: startedAt - enqueuedAt, acquireMs: job.acquireMs, runMs: job.runMs },
         };
       },
-      { throwOnTimeout: true },
+      { throwOnTimeout: true, signal },
     )) as Execution;
   }
 

@@ -17,6 +17,8 @@ export interface CallGuard {
   /** Throws (a quota error, answered with HTTP 402) when the workspace has no allowance left for the counter. */
   before(counter: MonthlyCounter): Promise<void>;
   after(counter: MonthlyCounter): Promise<void>;
+  /** Aborted when the request's key is revoked: the call stops and nothing is metered. */
+  signal?: AbortSignal;
 }
 
 function paramsObject(params: unknown): Record<string, unknown> {
@@ -73,7 +75,8 @@ export class McpServer {
     const tool = this.tools.get(params.name);
     if (!tool) throw new RpcError(RpcCode.InvalidParams, `unknown tool "${params.name}"; available: ${[...this.tools.keys()].join(', ')}`);
     await guard.before(tool.counter);
-    const result = await tool.call(params.arguments);
+    const result = await tool.call(params.arguments, guard.signal);
+    guard.signal?.throwIfAborted();
     if (!result.isError) await guard.after(tool.counter);
     return result;
   }

@@ -37,6 +37,8 @@ export interface Principal {
 declare module 'fastify' {
   interface FastifyRequest {
     principal?: Principal;
+    /** Aborted, with a 401 as its reason, when the API key of this request is revoked while it runs. */
+    keyRevoked?: AbortSignal;
   }
 }
 

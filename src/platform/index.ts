@@ -5,6 +5,7 @@ import type { Principal } from './access.js';
 import { runAdminCommand, type AdminCommand } from './admin/commands.js';
 import { startAdminServer, type AdminServer } from './admin/server.js';
 import { installGuard } from './auth/guard.js';
+import { Revocations } from './auth/revocations.js';
 import { createLimiter } from './auth/rate-limit.js';
 import type { PlatformConfig } from './config.js';
 import type { Database } from './db/database.js';
@@ -51,7 +52,7 @@ export async function registerPlatform(app: FastifyInstance, options: PlatformOp
   const { config } = options;
   const database = await openDatabase({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL });
   let redis: Redis | undefined;
-  let admin: AdminServer | undefined;
+  let adminServer: AdminServer | undefined;
   try {
     if (config.REDIS_URL) {
       // Imported only when configured: ioredis is about 29 MB of RSS that the memory store does without.
@@ -64,15 +65,17 @@ export async function registerPlatform(app: FastifyInstance, options: PlatformOp
     app.decorateRequest('principal', undefined);
     await app.register(cookie, { secret: sessionSecret(config.DATA_DIR, config.SESSION_SECRET) });
     const limiter = await createLimiter(app, config.RATE_LIMIT_WINDOW_SECONDS, redis);
-    installGuard(app, { db: database.db, limiter, metering, settings: config, publicPrefixes: [DOCS_PREFIX] });
+    const revocations = new Revocations();
+    const admin = (command: AdminCommand) => runAdminCommand(database.db, config, command, (keyId) => revocations.revoked(keyId));
+    installGuard(app, { db: database.db, limiter, metering, revocations, settings: config, publicPrefixes: [DOCS_PREFIX] });
     authRoutes(app, { db: database.db, sessionTtlHours: config.SESSION_TTL_HOURS, secureCookie: config.COOKIE_SECURE });
-    apiKeyRoutes(app, database.db);
+    apiKeyRoutes(app, database.db, revocations);
     usageRoutes(app, metering);
     await openApiRoutes(app);
     if (config.ADMIN_ENDPOINT)
-      admin = await startAdminServer(database.db, config, config.DATA_DIR, config.ADMIN_PORT, app.log.child({ component: 'admin' }));
+      adminServer = await startAdminServer(admin, config.DATA_DIR, config.ADMIN_PORT, app.log.child({ component: 'admin' }));
     app.addHook('onClose', async () => {
-      await admin?.close();
+      await adminServer?.close();
       await redis?.quit();
       await database.close();
     });
@@ -84,12 +87,12 @@ export async function registerPlatform(app: FastifyInstance, options: PlatformOp
         if (request.principal) await metering.check(request.principal, meter);
       },
       usage: (principal) => metering.report(principal),
-      admin: (command) => runAdminCommand(database.db, config, command),
+      admin,
       database,
-      adminUrl: admin?.url,
+      adminUrl: adminServer?.url,
     };
   } catch (error) {
-    await admin?.close();
+    await adminServer?.close();
     redis?.disconnect();
     await database.close();
     throw error;

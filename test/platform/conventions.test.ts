@@ -1,5 +1,6 @@
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Revocations } from '../../src/platform/auth/revocations.js';
 import { installGuard } from '../../src/platform/auth/guard.js';
 import { Metering } from '../../src/platform/metering.js';
 import { loadPlatformConfig, resolveScopes, SCOPES } from '../../src/platform/index.js';
@@ -108,6 +109,7 @@ describe('request conventions', () => {
       db: t.platform.database.db,
       limiter: async () => {},
       metering: new Metering(t.platform.database.db, loadPlatformConfig({})),
+      revocations: new Revocations(),
       settings: loadPlatformConfig({}),
       publicPrefixes: [],
     });

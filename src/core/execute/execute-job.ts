@@ -19,6 +19,8 @@ export interface JobLimits {
   deadline: number;
   caseTimeoutMs: number | undefined;
   memoryMb: number;
+  /** Aborted when the caller may no longer run the job: it stops and rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 function untilDeadline<T>(promise: Promise<T>, deadline: number): Promise<T | 'deadline'> {
@@ -42,6 +44,7 @@ export async function executeJob(pool: SandboxPool, job: HarnessJob, limits: Job
   };
 
   while (remaining.length > 0) {
+    limits.signal?.throwIfAborted();
     const acquireStart = Date.now();
     const acquiring = pool.acquire();
     const sandbox = await untilDeadline(acquiring, limits.deadline);
@@ -99,6 +102,8 @@ export async function executeJob(pool: SandboxPool, job: HarnessJob, limits: Job
         markRest(`the sandbox process exited before this case finished (exit code ${report.exit?.statusCode ?? 'unknown'})`);
         remaining = [];
         break;
+      case 'cancelled':
+        throw limits.signal?.reason;
     }
   }
   return result;

@@ -28,8 +28,8 @@ export interface CaseOutcome {
   stdout: string;
 }
 
-/** Why a job stopped: it finished, ran out of time (whole or one case), was killed for memory, or its process died. */
-type JobEnd = 'done' | 'deadline' | 'case-timeout' | 'memory' | 'exited';
+/** Why a job stopped: it finished, ran out of time (whole or one case), was killed for memory, its process died, or the caller cancelled it. */
+type JobEnd = 'done' | 'deadline' | 'case-timeout' | 'memory' | 'exited' | 'cancelled';
 
 export interface JobReport {
   outcomes: Map<number, CaseOutcome>;
@@ -45,6 +45,8 @@ export interface JobReport {
 export interface RunLimits {
   deadline: number;
   caseTimeoutMs: number | undefined;
+  /** Aborted when the caller may no longer run it (a revoked key): the sandbox is killed at once. */
+  signal?: AbortSignal;
 }
 
 const DRAIN_GRACE_MS = 500;
@@ -79,6 +81,7 @@ export function runJob(sandbox: Sandbox, job: HarnessJob, limits: RunLimits): Pr
       settled = true;
       clearTimeout(deadlineTimer);
       clearTimeout(caseTimer);
+      limits.signal?.removeEventListener('abort', cancel);
       return true;
     };
     const finish = (end: JobEnd, exit?: ExitInfo) => {
@@ -95,6 +98,9 @@ export function runJob(sandbox: Sandbox, job: HarnessJob, limits: RunLimits): Pr
       finish(end);
     };
     const deadlineTimer = setTimeout(() => stop('deadline'), Math.max(0, limits.deadline - Date.now()));
+    const cancel = () => stop('cancelled');
+    limits.signal?.addEventListener('abort', cancel, { once: true });
+    if (limits.signal?.aborted) return cancel();
 
     const onFrame = (frame: Record<string, unknown>) => {
       switch (frame.t) {

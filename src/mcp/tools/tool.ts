@@ -16,7 +16,8 @@ export interface Tool {
   outputSchema: JsonSchema;
   /** Counted once per call whose result is not an error. */
   counter: MonthlyCounter;
-  call(args: unknown): Promise<ToolResult>;
+  /** `signal` aborts when the caller may no longer run it (its key was revoked). */
+  call(args: unknown, signal?: AbortSignal): Promise<ToolResult>;
 }
 
 export function errorResult(text: string): ToolResult {

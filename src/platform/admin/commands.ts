@@ -48,8 +48,13 @@ async function unique<T>(write: Promise<T>, message: string): Promise<T> {
   }
 }
 
-/** Runs one command against the database and returns the text to print. */
-export async function runAdminCommand(db: Db, settings: PlanSettings, input: AdminCommand): Promise<string> {
+/** Runs one command against the database and returns the text to print; `onRevoked` hears of each revoked key. */
+export async function runAdminCommand(
+  db: Db,
+  settings: PlanSettings,
+  input: AdminCommand,
+  onRevoked: (keyId: string) => void = () => undefined,
+): Promise<string> {
   const parsed = adminCommandSchema.safeParse(input);
   if (!parsed.success) throw new AdminError(parsed.error.issues.map((i) => `${i.path.join('.') || 'command'}: ${i.message}`).join('\n'));
   const command = parsed.data;
@@ -106,6 +111,7 @@ export async function runAdminCommand(db: Db, settings: PlanSettings, input: Adm
     case 'key.revoke': {
       const row = await revokeApiKey(db, command.id);
       if (!row) throw new AdminError(`no key ${command.id}`);
+      onRevoked(row.id);
       return `key ${row.id} revoked`;
     }
     case 'plan.set': {

@@ -4,9 +4,7 @@ import { createApp } from '../../web/app.js';
 import { ProtocolError, UnauthenticatedError } from '../../web/errors.js';
 import { defineRoute } from '../../web/route.js';
 import { accessDocumentation } from '../access-docs.js';
-import type { Db } from '../db/database.js';
-import type { PlanSettings } from '../plans.js';
-import { AdminError, runAdminCommand, type AdminCommand } from './commands.js';
+import { AdminError, type AdminCommand } from './commands.js';
 import { removeEndpointFile, writeEndpointFile } from './endpoint-file.js';
 
 export interface AdminServer {
@@ -25,8 +23,7 @@ function tokenMatches(header: string | undefined, token: string): boolean {
  * here instead: a loopback-only listener guarded by a random token kept in the data folder (0600).
  */
 export async function startAdminServer(
-  db: Db,
-  settings: PlanSettings,
+  run: (command: AdminCommand) => Promise<string>,
   dataDir: string,
   port: number,
   logger: FastifyBaseLogger,
@@ -40,7 +37,7 @@ export async function startAdminServer(
     async ({ request }) => {
       if (!tokenMatches(request.headers.authorization, token)) throw new UnauthenticatedError('bad admin token');
       try {
-        return { output: await runAdminCommand(db, settings, request.body as AdminCommand) };
+        return { output: await run(request.body as AdminCommand) };
       } catch (error) {
         if (error instanceof AdminError) throw new ProtocolError(400, error.message);
         throw error;

@@ -8,6 +8,7 @@ import { namesGranting, SCOPES } from '../scopes.js';
 import { memberWorkspace } from '../store/users.js';
 import { authenticate, type AuthOutcome } from './authenticate.js';
 import type { Bucket, Limiter } from './rate-limit.js';
+import type { Revocations } from './revocations.js';
 
 interface GuardSettings extends PlanSettings {
   RATE_LIMIT_ANONYMOUS: number;
@@ -15,6 +16,7 @@ interface GuardSettings extends PlanSettings {
 }
 
 export interface GuardDeps {
+  revocations: Revocations;
   db: Db;
   limiter: Limiter;
   metering: Metering;
@@ -67,6 +69,7 @@ async function memberPrincipal(db: Db, request: FastifyRequest, userId: string):
  */
 export function installGuard(app: FastifyInstance, deps: GuardDeps): void {
   const outcomes = new WeakMap<FastifyRequest, AuthOutcome>();
+  const watches = new WeakMap<FastifyRequest, () => void>();
 
   app.addHook('onRoute', (route) => {
     if (!isApi(route.url) || route.config?.access) return;
@@ -87,8 +90,20 @@ export function installGuard(app: FastifyInstance, deps: GuardDeps): void {
     if (outcome.kind === 'key') {
       authorizeKey(outcome.principal, access);
       request.principal = outcome.principal;
+      const keyId = outcome.principal.keyId!;
+      const watch = deps.revocations.watch(keyId);
+      request.keyRevoked = watch.signal;
+      watches.set(request, () => deps.revocations.release(keyId, watch));
     }
   });
+
+  // Answered, or the client went away: the request no longer needs to hear of a revocation.
+  const unwatch = async (request: FastifyRequest) => {
+    watches.get(request)?.();
+    watches.delete(request);
+  };
+  app.addHook('onResponse', unwatch);
+  app.addHook('onRequestAbort', unwatch);
 
   app.addHook('preValidation', async (request) => {
     if (!isApi(request.url)) return;

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { NotFoundError, ValidationError } from '../../web/errors.js';
+import type { Revocations } from '../auth/revocations.js';
 import type { Db } from '../db/database.js';
 import { defineRoute } from '../../web/route.js';
 import { principalOf } from '../access.js';
@@ -12,7 +13,7 @@ import { apiKeyJson, apiKeySchema } from './serialize.js';
 const accountSlug = z.object({ accountSlug: z.string().min(1).describe('slug of the workspace to act on') });
 
 /** Key management for signed-in members; keys cannot manage keys. */
-export function apiKeyRoutes(app: FastifyInstance, db: Db): void {
+export function apiKeyRoutes(app: FastifyInstance, db: Db, revocations: Revocations): void {
   defineRoute(
     app,
     {
@@ -75,6 +76,7 @@ export function apiKeyRoutes(app: FastifyInstance, db: Db): void {
     async ({ params, request }) => {
       const row = await revokeApiKey(db, params.id, principalOf(request).workspaceId);
       if (!row) throw new NotFoundError(`API key ${params.id} not found`);
+      revocations.revoked(row.id);
     },
   );
 }
