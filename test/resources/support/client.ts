@@ -15,7 +15,7 @@ export interface Meta {
 }
 
 /** Any answer of the API, parsed: an envelope, a list or an error. */
-export interface Body {
+interface Body {
   data?: unknown;
   meta?: Meta;
   error?: string;

@@ -69,7 +69,7 @@ export interface Round {
   updated_at: string;
 }
 
-export interface Dimension {
+interface Dimension {
   name: string;
   description: string;
   weight: number;
@@ -249,7 +249,7 @@ export function fullRoleBody(): Obj {
 }
 
 /** Six weights whose floating-point sum is 100.00000000000001: within the 1e-9 the docs allow. */
-export const SIX_DIMENSIONS: Dimension[] = [
+const SIX_DIMENSIONS: Dimension[] = [
   { name: 'Problem solving', description: 'Breaks the problem down', weight: 16.7 },
   { name: 'Communication', description: 'Explains trade-offs', weight: 16.7 },
   { name: 'Code quality', description: 'Readable, tested code', weight: 16.6 },
@@ -337,7 +337,7 @@ export const INTERVIEWER_DEFAULTS: Obj = {
 
 // ---- creating through the API ----
 
-export async function create<T>(api: Api, kind: Kind, body: Obj): Promise<T> {
+async function create<T>(api: Api, kind: Kind, body: Obj): Promise<T> {
   return dataOf<T>(await api.post(PATHS[kind], body), 201);
 }
 
