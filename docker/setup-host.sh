@@ -26,6 +26,9 @@ if ! command -v dockerd >/dev/null 2>&1 && ! engine_up; then
   apt_install docker.io crun runsc debootstrap ca-certificates
 fi
 command -v debootstrap >/dev/null 2>&1 || apt_install debootstrap || true
+# The oci sandbox driver (SANDBOX_DRIVER=oci) runs crun (or runsc) itself and unpacks images with tar.
+command -v crun >/dev/null 2>&1 || apt_install crun || true
+command -v tar >/dev/null 2>&1 || apt_install tar || true
 
 # The test suite starts its own PostgreSQL and Redis servers from Debian's packages.
 if [ "${1:-}" = "--test" ]; then

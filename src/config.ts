@@ -13,6 +13,8 @@ const configSchema = z.object({
   PYTHON_IMAGE: z.string().default('code-runner-python:latest'),
   NODE_IMAGE: z.string().default('code-runner-node:latest'),
   SANDBOX_RUNTIME: z.enum(['auto', 'runc', 'crun', 'runsc']).default('auto'),
+  SANDBOX_DRIVER: z.enum(['docker', 'oci']).default('docker'),
+  SANDBOX_ROOTFS_DIR: z.string().optional(),
   SANDBOX_INSTANCE: z
     .string()
     .regex(/^[\w.-]+$/)

@@ -10,12 +10,17 @@ import type { CaseResult } from './result-schema.js';
 import { ContainerBudget } from './sandbox/budget.js';
 import type { SandboxLimits } from './sandbox/container-spec.js';
 import { DockerEngine, pickOciRuntime, removeLabelled, type OciRuntimeChoice } from './sandbox/engine.js';
+import { OciEngine } from './sandbox/oci/oci-engine.js';
 import { SandboxPool, type PoolStats } from './sandbox/pool.js';
 import type { Sandbox, SandboxEngine } from './sandbox/sandbox.js';
 
 export interface RunnerSettings {
   images: Record<Interpreter, string>;
   ociRuntime: OciRuntimeChoice;
+  /** docker (the default): containers through the Docker engine; oci: the OCI runtime binary started directly. */
+  driver?: 'docker' | 'oci';
+  /** The oci driver's files: its state and bundles under `<dataDir>/oci`, unpacked images in `rootfsDir`. */
+  oci?: { dataDir: string; rootfsDir?: string };
   instance: string;
   limits: SandboxLimits;
   request: RequestLimits;
@@ -94,6 +99,15 @@ export class Runner {
   }
 
   static async create(docker: Docker, settings: RunnerSettings, onPoolError: (error: Error) => void = () => undefined): Promise<Runner> {
+    if (settings.driver === 'oci') {
+      await removeLabelled(docker, settings.instance);
+      const engine = await OciEngine.start(docker, {
+        ...settings,
+        dataDir: settings.oci?.dataDir ?? './data',
+        rootfsDir: settings.oci?.rootfsDir,
+      });
+      return new Runner(engine, settings, onPoolError);
+    }
     const ociRuntime = await pickOciRuntime(docker, settings.ociRuntime, settings.images.python);
     await removeLabelled(docker, settings.instance);
     return new Runner(new DockerEngine(docker, settings, ociRuntime), settings, onPoolError);

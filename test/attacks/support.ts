@@ -2,7 +2,10 @@
  * Shared helpers for the attack suite (test/attacks/*.test.ts).
  *
  * Every attack runs against the real service and the real Docker engine, once per OCI runtime
- * named in ATTACK_RUNTIMES (default "runc,runsc"). The suite runs the service with a 5 s
+ * named in ATTACK_RUNTIMES (default "runc,runsc"). With ATTACK_DRIVER=oci the same attacks run
+ * against the oci sandbox driver instead (the runtime binary started directly, no daemon; default
+ * runtime "crun"): the services of every file, shutdown.test.ts's included, get SANDBOX_DRIVER=oci
+ * and one shared folder of unpacked runner images. The suite runs the service with a 5 s
  * execution budget (EXECUTION_TIMEOUT_MS=5000) to keep CI short; the default 15 s path is
  * covered by test/api/execute-faults.test.ts.
  */
@@ -14,9 +17,17 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Service } from '../../src/service.js';
+import { ociLayout } from '../../src/core/sandbox/oci/oci-engine.js';
+import { findExecutable, RuntimeCli } from '../../src/core/sandbox/oci/runtime-cli.js';
 import { execute, leftoverContainers, startTestService, type ExecuteReply } from '../support/service.js';
 
-export const RUNTIMES = (process.env.ATTACK_RUNTIMES ?? 'runc,runsc')
+/** The sandbox driver under attack: docker (the default) or oci. */
+const DRIVER = process.env.ATTACK_DRIVER === 'oci' ? 'oci' : 'docker';
+if (DRIVER === 'oci') {
+  process.env.SANDBOX_DRIVER = 'oci';
+  process.env.SANDBOX_ROOTFS_DIR ??= join(os.tmpdir(), 'code-runner-oci-rootfs');
+}
+export const RUNTIMES = (process.env.ATTACK_RUNTIMES ?? (DRIVER === 'oci' ? 'crun' : 'runc,runsc'))
   .split(',')
   .map((r) => r.trim())
   .filter(Boolean);
@@ -84,14 +95,48 @@ export function useAttackService(runtime: string, env: Record<string, string> = 
     // close() can resolve while pool containers that were still starting are being removed
     // (see shutdown.test.ts for the strict check); here a leak is one that never goes away.
     const closed = service;
-    expect(await eventually(async () => (await leftoverContainers(closed)) === 0, 10_000, 250), 'containers left after close').toBe(true);
+    expect(await eventually(async () => (await leftovers(closed)) === 0, 10_000, 250), 'containers left after close').toBe(true);
   });
   return context;
 }
 
-async function labelledContainers(service: Service): Promise<Docker.ContainerInfo[]> {
+interface SandboxInfo {
+  Id: string;
+  State: string;
+}
+
+/** The oci driver's containers of the service: those in its runtime's state directory. */
+async function ociContainers(service: Service): Promise<SandboxInfo[]> {
+  const { DATA_DIR, SANDBOX_INSTANCE, SANDBOX_ROOTFS_DIR, SANDBOX_RUNTIME } = service.config;
+  const layout = ociLayout(DATA_DIR, SANDBOX_INSTANCE, SANDBOX_ROOTFS_DIR);
+  const name = SANDBOX_RUNTIME === 'auto' ? 'crun' : SANDBOX_RUNTIME;
+  const runtime = new RuntimeCli(name, findExecutable(name) ?? name, layout.state);
+  return (await runtime.list()).map((c) => ({ Id: c.id, State: c.status }));
+}
+
+async function labelledContainers(service: Service): Promise<SandboxInfo[]> {
+  if (service.config.SANDBOX_DRIVER === 'oci') return ociContainers(service);
   const docker = new Docker({ socketPath: service.config.DOCKER_SOCKET });
   return docker.listContainers({ all: true, filters: { label: [`code-runner.sandbox=${service.config.SANDBOX_INSTANCE}`] } });
+}
+
+/**
+ * What a closed service left. For the oci driver its data folder (with the runtime's state) is gone
+ * by then, so what could survive is looked for on the host: the runtime processes that name that
+ * state directory, and the instance's cgroups.
+ */
+async function leftovers(service: Service): Promise<number> {
+  if (service.config.SANDBOX_DRIVER !== 'oci') return leftoverContainers(service);
+  const { state } = ociLayout(service.config.DATA_DIR, service.config.SANDBOX_INSTANCE);
+  const cgroups = ['/sys/fs/cgroup/memory', '/sys/fs/cgroup/pids', '/sys/fs/cgroup'].filter((h) => {
+    try {
+      statSync(join(h, `code-runner-${service.config.SANDBOX_INSTANCE}`));
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  return hostProcessesWith(state).length + cgroups.length;
 }
 
 /**

@@ -11,8 +11,9 @@ export interface SandboxLimits {
 }
 
 export const SANDBOX_LABEL = 'code-runner.sandbox';
-/** The unprivileged uid:gid the harness runs as; no such user exists on the host. */
-const SANDBOX_USER = '10001:10001';
+/** The unprivileged uid (and gid) the harness runs as; no such user exists on the host. */
+export const SANDBOX_UID = 10001;
+const SANDBOX_USER = `${SANDBOX_UID}:${SANDBOX_UID}`;
 
 /**
  * The host-side pids limit for a container. Under runc the cgroup counts the sandbox's own
@@ -25,7 +26,7 @@ const SANDBOX_USER = '10001:10001';
  */
 const RUNSC_SENTRY_TASKS = 64;
 const RUNSC_TASKS_PER_GUEST_PROCESS = 6;
-function hostPidsLimit(runtime: string, pids: number): number {
+export function hostPidsLimit(runtime: string, pids: number): number {
   return runtime.startsWith('runsc') ? RUNSC_SENTRY_TASKS + pids * RUNSC_TASKS_PER_GUEST_PROCESS : pids;
 }
 

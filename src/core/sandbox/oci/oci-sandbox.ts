@@ -1,0 +1,197 @@
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { constants as osConstants } from 'node:os';
+import { SandboxError } from '../../../web/errors.js';
+import { FrameParser, type HarnessEvent } from '../frame-parser.js';
+import type { ExitInfo, Sandbox } from '../sandbox.js';
+import type { RuntimeCli } from './runtime-cli.js';
+
+const SIGKILL_STATUS = 137;
+/** How often, and how many times, a kill is retried while the runtime is still creating the container. */
+const KILL_RETRY_MS = 50;
+const KILL_ATTEMPTS = 40;
+/** How long dispose waits for the runtime process to end after the kill before it is killed itself. */
+const EXIT_WAIT_MS = 5_000;
+/** Stray output kept to explain a harness that exited before it was ready. */
+const EARLY_OUTPUT_CHARS = 500;
+
+/**
+ * The host's count of OOM kills (/proc/vmstat `oom_kill`). crun removes a container's cgroup as it
+ * reaps the container's init, before the service (or a poststop hook) can read the cgroup's
+ * `memory.oom_control`; this counter is the kernel's own record that an OOM kill happened.
+ */
+function hostOomKills(): number {
+  try {
+    const match = /^oom_kill (\d+)$/m.exec(readFileSync('/proc/vmstat', 'utf8'));
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+type RuntimeProcess = ChildProcessByStdio<Writable, Readable, Readable>;
+
+/**
+ * One single-use harness in a container started by the OCI runtime binary itself (`crun run`),
+ * with no daemon in between: the runtime process's stdin, stdout and stderr are the harness's,
+ * and its exit status is the harness's. Same protocol and same host-side kill as DockerSandbox.
+ */
+export class OciSandbox implements Sandbox {
+  readonly createdAt = Date.now();
+  readonly ready: Promise<string>;
+  readonly exited: Promise<ExitInfo>;
+  readonly drained: Promise<void>;
+  private readonly parser: FrameParser;
+  private listener: ((event: HarnessEvent) => void) | undefined;
+  private backlog: HarnessEvent[] = [];
+  private killed = false;
+  private hasExited = false;
+  private disposed: Promise<void> | undefined;
+  private killing: Promise<void> | undefined;
+  private resolveReady!: (version: string) => void;
+  private rejectReady!: (error: Error) => void;
+  private earlyOutput = '';
+  private readonly oomKillsAtStart = hostOomKills();
+  private readonly processExit: Promise<number>;
+
+  private constructor(
+    private readonly runtime: RuntimeCli,
+    readonly id: string,
+    private readonly bundle: string,
+    private readonly child: RuntimeProcess,
+  ) {
+    this.ready = new Promise((resolve, reject) => {
+      this.resolveReady = resolve;
+      this.rejectReady = reject;
+    });
+    this.ready.catch(() => undefined);
+    this.parser = new FrameParser((event) => this.dispatch(event));
+    this.processExit = new Promise<number>((resolve, reject) => {
+      child.once('error', (error) =>
+        reject(new SandboxError('engine', `cannot run ${runtime.binary}: ${error.message}`, { cause: error })),
+      );
+      child.once('exit', (code, signal) => resolve(code ?? 128 + (signal ? osConstants.signals[signal] : 0)));
+    });
+    this.exited = this.processExit
+      .then(async (status) => this.exitInfo(status))
+      .finally(() => {
+        this.hasExited = true;
+        const early = this.earlyOutput.trim();
+        this.rejectReady(new SandboxError('start', `the harness exited before it was ready${early ? `: ${early}` : ''}`));
+      });
+    this.exited.catch(() => undefined);
+    let open = 2;
+    this.drained = new Promise((resolve) => {
+      const ended = () => {
+        open -= 1;
+        if (open > 0) return;
+        this.parser.end();
+        resolve();
+      };
+      child.stdout.once('close', ended);
+      child.stderr.once('close', ended);
+    });
+    child.stdout.on('data', (chunk: Buffer) => this.parser.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => this.dispatch({ kind: 'stray', text: chunk.toString('utf8') }));
+    child.stdin.on('error', () => undefined);
+  }
+
+  /** Writes the bundle (config.json) and starts `<runtime> run` on it; the sandbox is warm once `ready` resolves. */
+  static async start(runtime: RuntimeCli, id: string, bundle: string, spec: Record<string, unknown>): Promise<OciSandbox> {
+    try {
+      await mkdir(bundle, { recursive: true, mode: 0o700 });
+      await writeFile(path.join(bundle, 'config.json'), JSON.stringify(spec));
+    } catch (error) {
+      await rm(bundle, { recursive: true, force: true });
+      throw new SandboxError('create', `cannot write the bundle: ${(error as Error).message}`, { cause: error });
+    }
+    const child = spawn(runtime.binary, runtime.args('run', '--bundle', bundle, id), { stdio: ['pipe', 'pipe', 'pipe'] });
+    return new OciSandbox(runtime, id, bundle, child);
+  }
+
+  get isAlive(): boolean {
+    return !this.hasExited && !this.killed;
+  }
+
+  listen(listener: (event: HarnessEvent) => void): void {
+    this.listener = listener;
+    const backlog = this.backlog;
+    this.backlog = [];
+    for (const event of backlog) listener(event);
+  }
+
+  send(nonce: string, jobLine: string): void {
+    this.parser.setNonce(nonce);
+    this.child.stdin.write(jobLine.endsWith('\n') ? jobLine : `${jobLine}\n`);
+  }
+
+  /** SIGKILL to the container's init through the runtime: the PID namespace takes every other process with it. */
+  kill(): Promise<void> {
+    if (this.hasExited) return Promise.resolve();
+    this.killed = true;
+    this.killing ??= this.killContainer();
+    return this.killing;
+  }
+
+  /** Kills if needed, waits for the runtime to end, deletes the container (if still there) and the bundle; idempotent. */
+  dispose(): Promise<void> {
+    this.disposed ??= (async () => {
+      await this.kill();
+      this.child.stdin.destroy();
+      const ended = await Promise.race([
+        this.processExit.then(
+          () => true,
+          () => true,
+        ),
+        new Promise<false>((resolve) => setTimeout(() => resolve(false), EXIT_WAIT_MS).unref()),
+      ]);
+      if (!ended) this.child.kill('SIGKILL');
+      if (existsSync(path.join(this.runtime.stateDir, this.id))) {
+        const result = await this.runtime.run('delete', '--force', this.id);
+        if (result.code !== 0 && existsSync(path.join(this.runtime.stateDir, this.id))) {
+          throw new SandboxError('remove', `${this.runtime.name} delete ${this.id}: ${result.stderr.trim()}`);
+        }
+      }
+      this.child.stdout.destroy();
+      this.child.stderr.destroy();
+      await rm(this.bundle, { recursive: true, force: true });
+    })();
+    return this.disposed;
+  }
+
+  /**
+   * `kill` fails while the runtime is still creating the container (no state yet) and after it
+   * is gone; it is retried while the runtime process lives, and as a last resort the runtime
+   * process itself is killed (dispose then deletes what it left).
+   */
+  private async killContainer(): Promise<void> {
+    for (let attempt = 0; attempt < KILL_ATTEMPTS && !this.hasExited; attempt += 1) {
+      const result = await this.runtime.run('kill', this.id, 'KILL');
+      if (result.code === 0 || this.hasExited) return;
+      await new Promise((resolve) => setTimeout(resolve, KILL_RETRY_MS));
+    }
+    if (!this.hasExited) this.child.kill('SIGKILL');
+  }
+
+  private dispatch(event: HarnessEvent): void {
+    if (event.kind === 'ready') {
+      this.resolveReady(event.version);
+      return;
+    }
+    if (event.kind === 'stray' && this.earlyOutput.length < EARLY_OUTPUT_CHARS) {
+      this.earlyOutput = (this.earlyOutput + event.text).slice(0, EARLY_OUTPUT_CHARS);
+    }
+    if (this.listener) this.listener(event);
+    else this.backlog.push(event);
+  }
+
+  private exitInfo(statusCode: number): ExitInfo {
+    // Inside a PID namespace nothing can SIGKILL the namespace's init (the harness) but the host:
+    // the service (`killed`) or the kernel's OOM killer, which the host's counter confirms.
+    const oomKilled = statusCode === SIGKILL_STATUS && !this.killed && hostOomKills() > this.oomKillsAtStart;
+    return { statusCode, oomKilled, killedByHost: this.killed };
+  }
+}
