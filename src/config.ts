@@ -34,6 +34,8 @@ const configSchema = z.object({
   // Two per core: a CPU-bound case shares its core with at most one other, so its time limit stays meaningful.
   CONCURRENCY: int(Math.max(2, os.availableParallelism() * 2), 1),
   QUEUE_LIMIT: int(100, 0),
+  // An execution that cannot start within this is answered 503 with Retry-After, so no answer comes long after the 15 s promised.
+  QUEUE_WAIT_MS: int(5_000, 0),
   POOL_ENABLED: bool.default(true),
   POOL_MIN_PYTHON: int(2),
   POOL_MIN_NODE: int(2),

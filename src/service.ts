@@ -36,6 +36,7 @@ export function runnerSettings(config: Config): RunnerSettings {
     stdoutCapBytes: config.STDOUT_CAP_BYTES,
     concurrency: config.CONCURRENCY,
     queueLimit: config.QUEUE_LIMIT,
+    queueWaitMs: config.QUEUE_WAIT_MS,
     pool: {
       enabled: config.POOL_ENABLED,
       minIdle: { python: config.POOL_MIN_PYTHON, node: config.POOL_MIN_NODE },

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { executeResponseSchema } from '../core/result-schema.js';
 import type { Runner } from '../core/runner.js';
 import { httpAnswer } from '../web/error-map.js';
@@ -12,6 +12,11 @@ export interface ExecuteRouteOptions {
   runner: Runner;
   metrics: RunnerMetrics;
   timeoutMs: number;
+}
+
+/** Whose line in the runner's queue: the key, or the client IP for anonymous calls. */
+function callerOf(request: FastifyRequest): string {
+  return request.principal?.keyId ? `key:${request.principal.keyId}` : `ip:${request.ip}`;
 }
 
 function languageOf(body: unknown): string {
@@ -47,7 +52,7 @@ export function executeRoute(app: FastifyInstance, { runner, metrics, timeoutMs 
       const executionId = randomUUID();
       const started = Date.now();
       try {
-        const execution = await runner.run(body, request.keyRevoked);
+        const execution = await runner.run(body, { signal: request.keyRevoked, caller: callerOf(request) });
         metrics.recordExecution(execution);
         const timedOut = execution.status === 'timed-out';
         const passed = execution.results.filter((r) => r.passed).length;

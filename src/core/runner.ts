@@ -1,9 +1,9 @@
 import type Docker from 'dockerode';
-import PQueue from 'p-queue';
 import { collectResults } from './execute/collect-results.js';
 import { executeJob } from './execute/execute-job.js';
+import { FairQueue } from './fair-queue.js';
 import { prepareExecution } from './execute/prepare.js';
-import { BusyError, issuesFromZod, ShuttingDownError, UnsupportedLanguageError, ValidationError } from '../web/errors.js';
+import { issuesFromZod, ShuttingDownError, UnsupportedLanguageError, ValidationError } from '../web/errors.js';
 import { interpreterOf, LANGUAGE_ALIASES, LANGUAGES, parseLanguage, type Interpreter, type Language } from './languages.js';
 import { executeRequestSchema, type ExecuteRequest, type RequestLimits } from './request-schema.js';
 import type { CaseResult } from './result-schema.js';
@@ -28,6 +28,8 @@ export interface RunnerSettings {
   stdoutCapBytes: number;
   concurrency: number;
   queueLimit: number;
+  /** Longest wait in the queue before an execution starts; past it the caller gets 503 with Retry-After. */
+  queueWaitMs: number;
   pool: {
     enabled: boolean;
     minIdle: Record<Interpreter, number>;
@@ -45,6 +47,13 @@ export interface Execution {
   language: Language;
   results: CaseResult[];
   timings: { queueMs: number; acquireMs: number; runMs: number };
+}
+
+export interface RunOptions {
+  /** Aborted when the caller may no longer run it (its key was revoked). */
+  signal?: AbortSignal;
+  /** Whose line the execution waits in: an API key, or a client IP for anonymous calls. */
+  caller?: string;
 }
 
 export interface RunnerStats {
@@ -65,7 +74,7 @@ export interface LanguageInfo {
  * return per-case results. It knows nothing of HTTP, accounts or JSON-RPC.
  */
 export class Runner {
-  private readonly queue: PQueue;
+  private readonly queue: FairQueue;
   private readonly pools: Record<Interpreter, SandboxPool>;
   private readonly versions: Partial<Record<Interpreter, string>> = {};
   /** The request schema with this runner's limits, for validation and for the API documents. */
@@ -78,7 +87,7 @@ export class Runner {
     private readonly settings: RunnerSettings,
     onPoolError: (error: Error) => void = () => undefined,
   ) {
-    this.queue = new PQueue({ concurrency: settings.concurrency });
+    this.queue = new FairQueue({ concurrency: settings.concurrency, limit: settings.queueLimit, maxWaitMs: settings.queueWaitMs });
     this.requestSchema = executeRequestSchema(settings.request);
     const budget = new ContainerBudget(settings.maxContainers);
     const makePool = (interpreter: Interpreter) =>
@@ -118,17 +127,18 @@ export class Runner {
   }
 
   /** Validates `body` (numbers parsed losslessly) and runs it. User-code faults are results, never errors. */
-  async execute(body: unknown, signal?: AbortSignal): Promise<Execution> {
+  async execute(body: unknown, options: RunOptions = {}): Promise<Execution> {
     const parsed = this.requestSchema.safeParse(body);
     if (!parsed.success) throw ValidationError.fromIssues(issuesFromZod(parsed.error));
-    return this.run(parsed.data, signal);
+    return this.run(parsed.data, options);
   }
 
   /**
-   * Runs a request already validated with `requestSchema`. Aborting `signal` (the caller's key was
-   * revoked) takes it out of the queue or kills its sandbox, and rejects with the signal's reason.
+   * Runs a request already validated with `requestSchema`, queued in its caller's line (callers
+   * are served in turn). Aborting `signal` (the caller's key was revoked) takes it out of the queue
+   * or kills its sandbox, and rejects with the signal's reason.
    */
-  async run(request: ExecuteRequest, signal?: AbortSignal): Promise<Execution> {
+  async run(request: ExecuteRequest, { signal, caller = 'anonymous' }: RunOptions = {}): Promise<Execution> {
     signal?.throwIfAborted();
     if (this.closing) throw new ShuttingDownError('the runner is shutting down');
     const language = parseLanguage(request.language);
@@ -144,14 +154,13 @@ export class Runner {
         timings: { queueMs: 0, acquireMs: 0, runMs: 0 },
       };
     }
-    if (this.queue.size >= this.settings.queueLimit) throw new BusyError('the execution queue is full; retry shortly', 1);
-
     const enqueuedAt = Date.now();
     const pool = this.pools[prepared.interpreter];
-    return (await this.queue.add(
+    return this.queue.add(
+      caller,
       async (): Promise<Execution> => {
         const startedAt = Date.now();
-        // The 15 s budget starts when the job leaves the queue; queue wait is bounded by the queue length instead.
+        // The 15 s budget starts when the job leaves the queue; the wait before it is bounded by queueWaitMs.
         const job =
           prepared.job.cases.length === 0
             ? { outcomes: new Map(), reasons: new Map(), leadingStdout: '', timedOut: false, acquireMs: 0, runMs: 0 }
@@ -174,8 +183,8 @@ export class Runner {
           timings: { queueMs: startedAt - enqueuedAt, acquireMs: job.acquireMs, runMs: job.runMs },
         };
       },
-      { throwOnTimeout: true, signal },
-    )) as Execution;
+      signal,
+    );
   }
 
   stats(): RunnerStats {

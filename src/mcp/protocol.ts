@@ -1,3 +1,4 @@
+import type { RunOptions } from '../core/runner.js';
 import type { MonthlyCounter } from '../platform/index.js';
 import { RpcCode } from '../web/error-map.js';
 import { isJsonObject } from '../web/json.js';
@@ -17,8 +18,8 @@ export interface CallGuard {
   /** Throws (a quota error, answered with HTTP 402) when the workspace has no allowance left for the counter. */
   before(counter: MonthlyCounter): Promise<void>;
   after(counter: MonthlyCounter): Promise<void>;
-  /** Aborted when the request's key is revoked: the call stops and nothing is metered. */
-  signal?: AbortSignal;
+  /** Whose call it is; its signal aborts when the request's key is revoked: the call stops and nothing is metered. */
+  run: RunOptions;
 }
 
 function paramsObject(params: unknown): Record<string, unknown> {
@@ -75,8 +76,8 @@ export class McpServer {
     const tool = this.tools.get(params.name);
     if (!tool) throw new RpcError(RpcCode.InvalidParams, `unknown tool "${params.name}"; available: ${[...this.tools.keys()].join(', ')}`);
     await guard.before(tool.counter);
-    const result = await tool.call(params.arguments, guard.signal);
-    guard.signal?.throwIfAborted();
+    const result = await tool.call(params.arguments, guard.run);
+    guard.run.signal?.throwIfAborted();
     if (!result.isError) await guard.after(tool.counter);
     return result;
   }

@@ -85,7 +85,7 @@ export function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions): void
       const guard: CallGuard = {
         before: (counter) => options.metering.checkMeter(request, counter),
         after: (counter) => options.metering.meter(request, counter),
-        signal: request.keyRevoked,
+        run: { signal: request.keyRevoked, caller: `key:${request.principal?.keyId}` },
       };
       const answer = await answerBody(body, async (method, params) => {
         try {

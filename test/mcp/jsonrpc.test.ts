@@ -78,6 +78,7 @@ describe('JSON-RPC envelope', () => {
 describe('MCP methods', () => {
   const calls: string[] = [];
   const guard: CallGuard = {
+    run: {},
     before: async (c) => {
       calls.push(`before ${c}`);
     },

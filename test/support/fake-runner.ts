@@ -17,6 +17,7 @@ function fakeSettings(overrides: Partial<RunnerSettings> = {}): RunnerSettings {
     stdoutCapBytes: 64,
     concurrency: 2,
     queueLimit: 4,
+    queueWaitMs: 2_000,
     pool: {
       enabled: false,
       minIdle: { python: 0, node: 0 },

@@ -56,9 +56,9 @@ export function executeCodeTool(runner: Pick<Runner, 'execute' | 'requestSchema'
     inputSchema: jsonSchemaOf(runner.requestSchema, 'input'),
     outputSchema: jsonSchemaOf(executeCodeOutputSchema, 'output'),
     counter: 'mcp_code_executions',
-    async call(args, signal) {
+    async call(args, run) {
       try {
-        return render(await runner.execute(args, signal), timeoutMs);
+        return render(await runner.execute(args, run), timeoutMs);
       } catch (error) {
         if (error instanceof ValidationError) return invalidArguments(error.issues);
         if (error instanceof UnsupportedLanguageError) return invalidArguments([{ path: ['language'], message: error.message }]);

@@ -1,3 +1,4 @@
+import type { RunOptions } from '../../core/runner.js';
 import type { MonthlyCounter } from '../../platform/index.js';
 import type { Issue } from '../../web/errors.js';
 import type { JsonSchema } from '../../web/json-schema.js';
@@ -16,8 +17,8 @@ export interface Tool {
   outputSchema: JsonSchema;
   /** Counted once per call whose result is not an error. */
   counter: MonthlyCounter;
-  /** `signal` aborts when the caller may no longer run it (its key was revoked). */
-  call(args: unknown, signal?: AbortSignal): Promise<ToolResult>;
+  /** `run` says whose call it is and aborts when the caller may no longer run it (its key was revoked). */
+  call(args: unknown, run: RunOptions): Promise<ToolResult>;
 }
 
 export function errorResult(text: string): ToolResult {
