@@ -17,7 +17,8 @@ process.once('SIGINT', () => shutdown('SIGINT'));
 
 try {
   service = await startService();
-  service.logger.info({ url: service.url, runtime: service.runner.ociRuntime, pool: service.config.POOL_ENABLED }, 'code runner ready');
+  const { url, config, runner } = service;
+  service.logger.info({ url, driver: config.SANDBOX_DRIVER, runtime: runner.ociRuntime, pool: config.POOL_ENABLED }, 'code runner ready');
   if (stopping) shutdown(stopping);
 } catch (error) {
   process.stderr.write(`code-runner failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
