@@ -27,6 +27,8 @@ const configSchema = z.object({
   SANDBOX_FSIZE_MB: int(32, 1),
   EXECUTION_TIMEOUT_MS: int(15_000, 100),
   STDOUT_CAP_BYTES: int(64 * 1024, 1024),
+  // Values, output and errors of one execution together; see docs/api.md ("Results") for the 4 MiB default.
+  RESULT_BUDGET_BYTES: int(4 * 1024 * 1024, 64 * 1024),
   MAX_CODE_BYTES: int(64 * 1024, 1),
   MAX_TEST_CASES: int(100, 1),
   MAX_BODY_BYTES: int(1024 * 1024, 1024),

@@ -34,6 +34,7 @@ export function runnerSettings(config: Config): RunnerSettings {
     },
     timeoutMs: config.EXECUTION_TIMEOUT_MS,
     stdoutCapBytes: config.STDOUT_CAP_BYTES,
+    resultBudgetBytes: config.RESULT_BUDGET_BYTES,
     concurrency: config.CONCURRENCY,
     queueLimit: config.QUEUE_LIMIT,
     queueWaitMs: config.QUEUE_WAIT_MS,

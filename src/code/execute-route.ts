@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { executionJson } from '../core/execute/response-json.js';
 import { executeResponseSchema } from '../core/result-schema.js';
 import type { Runner } from '../core/runner.js';
 import { httpAnswer } from '../web/error-map.js';
 import { BusyError, SandboxError } from '../web/errors.js';
-import { exactJson } from '../web/json.js';
 import { defineRoute } from '../web/route.js';
 import type { RunnerMetrics } from './metrics.js';
 
@@ -67,14 +67,13 @@ export function executeRoute(app: FastifyInstance, { runner, metrics, timeoutMs 
           },
           'execution finished',
         );
-        const payload = timedOut
-          ? { error: `execution timed out after ${timeoutMs} ms`, results: execution.results }
-          : { results: execution.results };
+        // built in slices of the event loop, large values copied as text (src/core/execute/response-json.ts)
+        const payload = await executionJson(execution.results, timedOut ? `execution timed out after ${timeoutMs} ms` : undefined);
         return reply
           .code(timedOut ? 408 : 200)
           .header('x-execution-id', executionId)
           .type('application/json; charset=utf-8')
-          .send(exactJson(payload));
+          .send(payload);
       } catch (error) {
         const outcome = error instanceof SandboxError ? 'sandbox_error' : error instanceof BusyError ? 'busy' : 'rejected';
         metrics.recordFailure(languageOf(request.body), outcome);

@@ -2,6 +2,7 @@ import type Docker from 'dockerode';
 import { collectResults } from './execute/collect-results.js';
 import { executeJob } from './execute/execute-job.js';
 import { FairQueue } from './fair-queue.js';
+import { jsonWorker } from './execute/json-worker.js';
 import { prepareExecution } from './execute/prepare.js';
 import { issuesFromZod, ShuttingDownError, UnsupportedLanguageError, ValidationError } from '../web/errors.js';
 import { interpreterOf, LANGUAGE_ALIASES, LANGUAGES, parseLanguage, type Interpreter, type Language } from './languages.js';
@@ -26,6 +27,8 @@ export interface RunnerSettings {
   request: RequestLimits;
   timeoutMs: number;
   stdoutCapBytes: number;
+  /** Bytes an execution's results may take together (values, output, errors); 4 MiB when unset. */
+  resultBudgetBytes?: number;
   concurrency: number;
   queueLimit: number;
   /** Longest wait in the queue before an execution starts; past it the caller gets 503 with Retry-After. */
@@ -108,6 +111,7 @@ export class Runner {
   }
 
   static async create(docker: Docker, settings: RunnerSettings, onPoolError: (error: Error) => void = () => undefined): Promise<Runner> {
+    jsonWorker.warm();
     if (settings.driver === 'oci') {
       await removeLabelled(docker, settings.instance);
       const engine = await OciEngine.start(docker, {
@@ -150,7 +154,7 @@ export class Runner {
       return {
         status: 'completed',
         language,
-        results: collectResults(request.testCases, new Map(), () => prepared.error),
+        results: await collectResults(request.testCases, new Map(), () => prepared.error),
         timings: { queueMs: 0, acquireMs: 0, runMs: 0 },
       };
     }
@@ -169,8 +173,9 @@ export class Runner {
                 caseTimeoutMs: request.caseTimeoutMs,
                 memoryMb: this.settings.limits.memoryMb,
                 signal,
+                resultBudgetBytes: this.settings.resultBudgetBytes,
               });
-        const results = collectResults(
+        const results = await collectResults(
           request.testCases,
           job.outcomes,
           (i) => prepared.caseErrors.get(i) ?? job.reasons.get(i) ?? 'no result',

@@ -1,5 +1,6 @@
 import type { SandboxPool } from '../sandbox/pool.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
+import { ResultBudget } from './result-budget.js';
 import { runJob, type CaseOutcome, type HarnessJob } from './run-job.js';
 
 const TIMED_OUT = 'timed out';
@@ -21,6 +22,8 @@ export interface JobLimits {
   memoryMb: number;
   /** Aborted when the caller may no longer run the job: it stops and rejects with the signal's reason. */
   signal?: AbortSignal;
+  /** Bytes the job's results may take together (docs/api.md, "Results"); 4 MiB by default. */
+  resultBudgetBytes?: number;
 }
 
 function untilDeadline<T>(promise: Promise<T>, deadline: number): Promise<T | 'deadline'> {
@@ -39,6 +42,7 @@ export async function executeJob(pool: SandboxPool, job: HarnessJob, limits: Job
   const result: JobResult = { outcomes: new Map(), reasons: new Map(), leadingStdout: '', timedOut: false, acquireMs: 0, runMs: 0 };
   let remaining = job.cases;
   let firstContainer = true;
+  const budget = new ResultBudget(limits.resultBudgetBytes);
   const markRest = (reason: string) => {
     for (const c of remaining) if (!result.outcomes.has(c.i)) result.reasons.set(c.i, reason);
   };
@@ -61,7 +65,7 @@ export async function executeJob(pool: SandboxPool, job: HarnessJob, limits: Job
     const runStart = Date.now();
     let report;
     try {
-      report = await runJob(sandbox, { ...job, cases: remaining }, limits);
+      report = await runJob(sandbox, { ...job, cases: remaining }, { ...limits, budget });
     } finally {
       pool.retire(sandbox);
     }
@@ -100,6 +104,11 @@ export async function executeJob(pool: SandboxPool, job: HarnessJob, limits: Job
         break;
       case 'exited':
         markRest(`the sandbox process exited before this case finished (exit code ${report.exit?.statusCode ?? 'unknown'})`);
+        remaining = [];
+        break;
+      case 'budget':
+        // the case whose frame went past the budget has no outcome either
+        markRest(budget.message);
         remaining = [];
         break;
       case 'cancelled':

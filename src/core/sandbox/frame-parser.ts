@@ -1,23 +1,37 @@
 import { StringDecoder } from 'node:string_decoder';
 import { isJsonObject, parseExactJson } from '../../web/json.js';
 
-/** What the harness's stdout carries: the ready line, frames, and stray output (see docs/harness-protocol.md). */
+/**
+ * What the harness's stdout carries: the ready line, frames, and stray output (see docs/harness-protocol.md).
+ * A frame carries its line's size in `bytes`. A frame line longer than `inlineFrameBytes` is not parsed
+ * here, on the event loop: it comes as `frame-text` (the JSON after the nonce), for the consumer to
+ * read off the event loop (`src/core/execute/json-worker.ts`); such a text may still turn out to be
+ * malformed, and is then stray output.
+ */
 export type HarnessEvent =
-  { kind: 'ready'; version: string } | { kind: 'frame'; frame: Record<string, unknown> } | { kind: 'stray'; text: string };
+  | { kind: 'ready'; version: string }
+  | { kind: 'frame'; frame: Record<string, unknown>; bytes?: number }
+  | { kind: 'frame-text'; text: string; bytes: number }
+  | { kind: 'stray'; text: string };
 
 export interface FrameParserLimits {
   /** Stray bytes passed on between two frames; the rest is counted and dropped. */
   strayBytes: number;
   /** The longest frame line (after the mark, without the newline); a longer one is stray output. */
   frameBytes: number;
+  /** The longest frame line parsed here; a longer one is passed on unparsed, as `frame-text`. Unset: every frame is parsed here. */
+  inlineFrameBytes?: number;
 }
 
 /**
  * A legitimate frame holds at most a 1 MiB return value and a case's capped output (at most six
  * bytes of JSON per captured byte), so 8 MiB leaves room for output caps up to about 1 MiB. Stray
  * output is reported capped to the case's output cap (64 KiB by default): 1 MiB is never shown.
+ * A frame line up to 8 KiB costs under a millisecond to parse (lossless JSON, about 100 ms per MiB)
+ * and its values little memory, so it is parsed here; a longer one is left to the consumer
+ * (`frame-text`): parsed values of several MiB are as many objects, and collecting them stalls.
  */
-export const DEFAULT_LIMITS: Readonly<FrameParserLimits> = { strayBytes: 1 << 20, frameBytes: 8 << 20 };
+export const DEFAULT_LIMITS: Readonly<FrameParserLimits> = { strayBytes: 1 << 20, frameBytes: 8 << 20, inlineFrameBytes: 8 << 10 };
 
 const MARK = 0x1e;
 const NEWLINE = 0x0a;
@@ -39,6 +53,17 @@ function numbersConvert(frame: Record<string, unknown>): boolean {
       return false;
     }
   });
+}
+
+/** A frame's JSON (the line after the nonce) as an object, or undefined when it is no frame (malformed). */
+export function readFrame(json: string): Record<string, unknown> | undefined {
+  try {
+    const frame = parseExactJson(json);
+    if (isJsonObject(frame) && numbersConvert(frame)) return frame;
+  } catch {
+    // a malformed frame line is stray output
+  }
+  return undefined;
 }
 
 /**
@@ -209,12 +234,9 @@ export class FrameParser {
     }
     // a line held from a frame start cut by a chunk's end may turn out not to carry the nonce
     if (!line.subarray(0, this.nonce.length).equals(this.nonce)) return undefined;
-    try {
-      const frame = parseExactJson(line.toString('utf8', this.nonce.length));
-      if (isJsonObject(frame) && numbersConvert(frame)) return { kind: 'frame', frame };
-    } catch {
-      // a malformed frame line is stray output
-    }
-    return undefined;
+    const json = line.toString('utf8', this.nonce.length);
+    if (line.length > (this.limits.inlineFrameBytes ?? Infinity)) return { kind: 'frame-text', text: json, bytes: line.length };
+    const frame = readFrame(json);
+    return frame ? { kind: 'frame', frame, bytes: line.length } : undefined;
   }
 }
