@@ -77,6 +77,8 @@ async function serviceRows(label: string, env: Record<string, string>, port: num
 }
 await serviceRows(`service, pool off (${runtime})`, { POOL_ENABLED: 'false', SANDBOX_RUNTIME: runtime }, 18181);
 await serviceRows(`service, pool on (${runtime})`, { POOL_ENABLED: 'true', SANDBOX_RUNTIME: runtime }, 18182);
+// The oci driver: the same service, each sandbox started by crun itself from the unpacked image, no daemon per request.
+await serviceRows('service, pool on, oci driver (crun)', { POOL_ENABLED: 'true', SANDBOX_DRIVER: 'oci', SANDBOX_RUNTIME: 'auto' }, 18185);
 // The same service with its platform data in a PostgreSQL server (DATABASE_URL) instead of the
 // embedded PGlite: what the runner itself costs in RSS, without the embedded database's WebAssembly.
 const postgres = await startPostgres();
@@ -116,6 +118,13 @@ for (const name of names) {
     ratios[`${name}: naive c1 median / pool c1 paced median`] = (naive.c1.medianMs / (pool.c1Paced?.medianMs ?? NaN)).toFixed(1);
     ratios[`${name}: naive c1 median / pool c1 median`] = (naive.c1.medianMs / pool.c1.medianMs).toFixed(1);
     ratios[`${name}: pool c8 req/s / churn c8 req/s`] = ((pool.c8?.perSecond ?? 0) / (churn.c8?.perSecond ?? 1)).toFixed(2);
+    const oci = find('service, pool on, oci driver', name);
+    if (oci) {
+      ratios[`${name}: oci c8 req/s / bare c8 req/s`] = ((oci.c8?.perSecond ?? 0) / (bare.c8?.perSecond ?? 1)).toFixed(2);
+      ratios[`${name}: oci c8 req/s / docker pool c8 req/s`] = ((oci.c8?.perSecond ?? 0) / (pool.c8?.perSecond ?? 1)).toFixed(2);
+      ratios[`${name}: oci c1 median / bare c1 median`] = (oci.c1.medianMs / bare.c1.medianMs).toFixed(2);
+      ratios[`${name}: oci c1 paced median / bare c1 median`] = ((oci.c1Paced?.medianMs ?? NaN) / bare.c1.medianMs).toFixed(2);
+    }
   }
 }
 const failures = rows.reduce(

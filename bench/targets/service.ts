@@ -39,7 +39,8 @@ export async function startServiceProcess(port: number, env: Record<string, stri
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i += 1) {
+  // Up to a minute: the oci driver unpacks the runner images on its first start.
+  for (let i = 0; i < 600; i += 1) {
     const ok = await fetch(`${url}/readyz`).then(
       (r) => r.ok,
       () => false,

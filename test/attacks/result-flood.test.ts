@@ -9,8 +9,12 @@ import type { Service } from '../../src/service.js';
 import { execute, startTestService, type ExecuteReply } from '../support/service.js';
 
 const BUDGET = 4 * 1024 * 1024;
-/** Honest on a loaded 2-core machine (the goal is 100 ms; the figures measured are in docs/security.md). */
-const MAX_HEALTH_WAIT_MS = 250;
+/**
+ * The goal is 100 ms; alone these floods measure 20-74 ms, but beside the rest of the suite on two
+ * cores one reached 263 ms (docs/security.md). 600 ms stays honest on a loaded CI machine and still
+ * fails at once if values were parsed on the event loop again (1.4-5 s before).
+ */
+const MAX_HEALTH_WAIT_MS = 600;
 const VICTIM_WITHIN_MS = 3_000;
 const ANSWER_WITHIN_MS = 20_000;
 
