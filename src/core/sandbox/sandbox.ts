@@ -2,7 +2,8 @@ import type Docker from 'dockerode';
 import { PassThrough, type Duplex } from 'node:stream';
 import { SandboxError, type SandboxStage } from '../../web/errors.js';
 import type { Interpreter } from '../languages.js';
-import { FrameParser, type HarnessEvent } from './frame-parser.js';
+import type { HarnessEvent } from './frame-parser.js';
+import { HarnessOutput } from './harness-output.js';
 
 export interface ExitInfo {
   statusCode: number;
@@ -72,14 +73,10 @@ export class DockerSandbox implements Sandbox {
   /** Resolves when the output stream has ended, so that no frame is still in flight after an exit. */
   readonly drained: Promise<void>;
   private resolveDrained!: () => void;
-  private readonly parser: FrameParser;
-  private listener: ((event: HarnessEvent) => void) | undefined;
-  private backlog: HarnessEvent[] = [];
+  private readonly output = new HarnessOutput();
   private killed = false;
   private disposed: Promise<void> | undefined;
   private hasExited = false;
-  private resolveReady!: (version: string) => void;
-  private rejectReady!: (error: Error) => void;
 
   private settleExit!: { resolve: (result: { StatusCode: number }) => void; reject: (error: unknown) => void };
 
@@ -87,15 +84,10 @@ export class DockerSandbox implements Sandbox {
     private readonly container: Docker.Container,
     private readonly stream: Duplex,
   ) {
-    this.ready = new Promise((resolve, reject) => {
-      this.resolveReady = resolve;
-      this.rejectReady = reject;
-    });
-    this.ready.catch(() => undefined);
+    this.ready = this.output.ready;
     this.drained = new Promise((resolve) => {
       this.resolveDrained = resolve;
     });
-    this.parser = new FrameParser((event) => this.dispatch(event));
     const waitResult = new Promise<{ StatusCode: number }>((resolve, reject) => {
       this.settleExit = { resolve, reject };
     });
@@ -108,7 +100,7 @@ export class DockerSandbox implements Sandbox {
       )
       .finally(() => {
         this.hasExited = true;
-        this.rejectReady(new SandboxError('start', 'the harness exited before it was ready'));
+        this.output.exited(false);
       });
     this.exited.catch(() => undefined);
   }
@@ -152,16 +144,12 @@ export class DockerSandbox implements Sandbox {
     return !this.hasExited && !this.killed;
   }
 
-  /** Starts receiving events; anything that arrived before is replayed first. */
   listen(listener: (event: HarnessEvent) => void): void {
-    this.listener = listener;
-    const backlog = this.backlog;
-    this.backlog = [];
-    for (const event of backlog) listener(event);
+    this.output.listen(listener);
   }
 
   send(nonce: string, jobLine: string): void {
-    this.parser.setNonce(nonce);
+    this.output.setNonce(nonce);
     this.stream.write(jobLine.endsWith('\n') ? jobLine : `${jobLine}\n`);
   }
 
@@ -191,10 +179,10 @@ export class DockerSandbox implements Sandbox {
     const stdout = new PassThrough();
     const stderr = new PassThrough();
     docker.modem.demuxStream(this.stream, stdout, stderr);
-    stdout.on('data', (chunk: Buffer) => this.parser.push(chunk));
-    stderr.on('data', (chunk: Buffer) => this.dispatch({ kind: 'stray', text: chunk.toString('utf8') }));
+    stdout.on('data', (chunk: Buffer) => this.output.stdout(chunk));
+    stderr.on('data', (chunk: Buffer) => this.output.stderr(chunk));
     const finish = () => {
-      this.parser.end();
+      this.output.end();
       this.resolveDrained();
       setTimeout(() => this.checkExit(), EXIT_CHECK_DELAY_MS).unref();
     };
@@ -219,15 +207,6 @@ export class DockerSandbox implements Sandbox {
         .inspect()
         .then((info) => (info.State.Running ? new Promise<never>(() => undefined) : { StatusCode: info.State.ExitCode })),
     );
-  }
-
-  private dispatch(event: HarnessEvent): void {
-    if (event.kind === 'ready') {
-      this.resolveReady(event.version);
-      return;
-    }
-    if (this.listener) this.listener(event);
-    else this.backlog.push(event);
   }
 
   private async exitInfo(statusCode: number): Promise<ExitInfo> {

@@ -5,7 +5,8 @@ import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { constants as osConstants } from 'node:os';
 import { SandboxError } from '../../../web/errors.js';
-import { FrameParser, type HarnessEvent } from '../frame-parser.js';
+import type { HarnessEvent } from '../frame-parser.js';
+import { HarnessOutput } from '../harness-output.js';
 import type { ExitInfo, Sandbox } from '../sandbox.js';
 import type { RuntimeCli } from './runtime-cli.js';
 
@@ -15,8 +16,6 @@ const KILL_RETRY_MS = 50;
 const KILL_ATTEMPTS = 40;
 /** How long dispose waits for the runtime process to end after the kill before it is killed itself. */
 const EXIT_WAIT_MS = 5_000;
-/** Stray output kept to explain a harness that exited before it was ready. */
-const EARLY_OUTPUT_CHARS = 500;
 
 /**
  * The host's count of OOM kills (/proc/vmstat `oom_kill`). crun removes a container's cgroup as it
@@ -44,16 +43,11 @@ export class OciSandbox implements Sandbox {
   readonly ready: Promise<string>;
   readonly exited: Promise<ExitInfo>;
   readonly drained: Promise<void>;
-  private readonly parser: FrameParser;
-  private listener: ((event: HarnessEvent) => void) | undefined;
-  private backlog: HarnessEvent[] = [];
+  private readonly output = new HarnessOutput();
   private killed = false;
   private hasExited = false;
   private disposed: Promise<void> | undefined;
   private killing: Promise<void> | undefined;
-  private resolveReady!: (version: string) => void;
-  private rejectReady!: (error: Error) => void;
-  private earlyOutput = '';
   private readonly oomKillsAtStart = hostOomKills();
   private readonly processExit: Promise<number>;
 
@@ -63,12 +57,7 @@ export class OciSandbox implements Sandbox {
     private readonly bundle: string,
     private readonly child: RuntimeProcess,
   ) {
-    this.ready = new Promise((resolve, reject) => {
-      this.resolveReady = resolve;
-      this.rejectReady = reject;
-    });
-    this.ready.catch(() => undefined);
-    this.parser = new FrameParser((event) => this.dispatch(event));
+    this.ready = this.output.ready;
     this.processExit = new Promise<number>((resolve, reject) => {
       child.once('error', (error) =>
         reject(new SandboxError('engine', `cannot run ${runtime.binary}: ${error.message}`, { cause: error })),
@@ -79,8 +68,7 @@ export class OciSandbox implements Sandbox {
       .then(async (status) => this.exitInfo(status))
       .finally(() => {
         this.hasExited = true;
-        const early = this.earlyOutput.trim();
-        this.rejectReady(new SandboxError('start', `the harness exited before it was ready${early ? `: ${early}` : ''}`));
+        this.output.exited(true);
       });
     this.exited.catch(() => undefined);
     let open = 2;
@@ -88,14 +76,14 @@ export class OciSandbox implements Sandbox {
       const ended = () => {
         open -= 1;
         if (open > 0) return;
-        this.parser.end();
+        this.output.end();
         resolve();
       };
       child.stdout.once('close', ended);
       child.stderr.once('close', ended);
     });
-    child.stdout.on('data', (chunk: Buffer) => this.parser.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => this.dispatch({ kind: 'stray', text: chunk.toString('utf8') }));
+    child.stdout.on('data', (chunk: Buffer) => this.output.stdout(chunk));
+    child.stderr.on('data', (chunk: Buffer) => this.output.stderr(chunk));
     child.stdin.on('error', () => undefined);
   }
 
@@ -117,14 +105,11 @@ export class OciSandbox implements Sandbox {
   }
 
   listen(listener: (event: HarnessEvent) => void): void {
-    this.listener = listener;
-    const backlog = this.backlog;
-    this.backlog = [];
-    for (const event of backlog) listener(event);
+    this.output.listen(listener);
   }
 
   send(nonce: string, jobLine: string): void {
-    this.parser.setNonce(nonce);
+    this.output.setNonce(nonce);
     this.child.stdin.write(jobLine.endsWith('\n') ? jobLine : `${jobLine}\n`);
   }
 
@@ -174,18 +159,6 @@ export class OciSandbox implements Sandbox {
       await new Promise((resolve) => setTimeout(resolve, KILL_RETRY_MS));
     }
     if (!this.hasExited) this.child.kill('SIGKILL');
-  }
-
-  private dispatch(event: HarnessEvent): void {
-    if (event.kind === 'ready') {
-      this.resolveReady(event.version);
-      return;
-    }
-    if (event.kind === 'stray' && this.earlyOutput.length < EARLY_OUTPUT_CHARS) {
-      this.earlyOutput = (this.earlyOutput + event.text).slice(0, EARLY_OUTPUT_CHARS);
-    }
-    if (this.listener) this.listener(event);
-    else this.backlog.push(event);
   }
 
   private exitInfo(statusCode: number): ExitInfo {
