@@ -1,4 +1,4 @@
-import { doublePrecision, foreignKey, index, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { doublePrecision, foreignKey, index, integer, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
 import { interviewers } from '../interviewers/table.js';
 import { roles } from '../roles/table.js';
 import { ownedColumns, snakeTimestamps } from '../shared/columns.js';
@@ -20,6 +20,7 @@ export const rounds = pgTable(
     ...snakeTimestamps(),
   },
   (t) => [
+    unique('rounds_workspace_key').on(t.workspace_id, t.id),
     foreignKey({ name: 'rounds_role_fk', columns: [t.workspace_id, t.role_id], foreignColumns: [roles.workspace_id, roles.id] }),
     foreignKey({
       name: 'rounds_interviewer_fk',
