@@ -1,11 +1,13 @@
 import os from 'node:os';
 import { z } from 'zod';
 import { platformConfigSchema } from './platform/config.js';
+import { resourcesConfigSchema } from './resources/config.js';
 import { envBool as bool, envInt as int, loadEnv } from './web/env.js';
 
 /** Every setting, from the environment, validated at start (the platform's own included). Documented in the README. */
 const configSchema = z.object({
   ...platformConfigSchema.shape,
+  ...resourcesConfigSchema.shape,
   PORT: int(8080, 0),
   HOST: z.string().default('0.0.0.0'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

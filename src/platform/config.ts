@@ -31,6 +31,19 @@ export const platformConfigSchema = z.object({
   ...perPlan('MCP_CODE_EXECUTIONS', { free: 100, starter: 2000, pro: 20000, enterprise: 200000 }),
   ...perPlan('MCP_PROBLEM_GENERATIONS', { free: 20, starter: 200, pro: 2000, enterprise: 20000 }),
   ...perPlan('PLAN_CREDITS', { free: 0, starter: 500, pro: 5000, enterprise: 50000 }),
+  // The outbox (docs/outbox.md): invites, webhook deliveries and résumé fetches, delivered after commit.
+  OUTBOX_POLL_MS: int(500, 10),
+  OUTBOX_LEASE_MS: int(60_000, 1000),
+  OUTBOX_CONCURRENCY: int(4, 1),
+  OUTBOX_MAX_ATTEMPTS: int(8, 1),
+  OUTBOX_BACKOFF_BASE_MS: int(2000, 1),
+  OUTBOX_BACKOFF_MAX_MS: int(10 * 60_000, 1),
+  // Absent: emails stay in the outbox, readable with `npm run cli -- outbox list`.
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: z.string().default('Interviews <no-reply@localhost>'),
   ADMIN_ENDPOINT: bool.default(true),
   ADMIN_PORT: int(0, 0),
 });

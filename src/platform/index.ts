@@ -24,6 +24,7 @@ export { loadPlatformConfig } from './config.js';
 export type { MonthlyCounter, Plan } from './plans.js';
 export { SCOPES, resolveScopes, type Scope } from './scopes.js';
 export { databaseRefusal } from './store/errors.js';
+export { spendCredit } from './store/workspaces.js';
 export type { Db } from './db/database.js';
 
 export interface PlatformOptions {
