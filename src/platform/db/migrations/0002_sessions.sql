@@ -81,6 +81,8 @@ ALTER TABLE "participants" ADD COLUMN "resume_status" text;--> statement-breakpo
 ALTER TABLE "participants" ADD COLUMN "resume_error" text;--> statement-breakpoint
 ALTER TABLE "participants" ADD COLUMN "resume_text" text;--> statement-breakpoint
 ALTER TABLE "participants" ADD COLUMN "resume_fetched_at" timestamp (3) with time zone;--> statement-breakpoint
+ALTER TABLE "participants" ADD CONSTRAINT "participants_workspace_key" UNIQUE("workspace_id","id");--> statement-breakpoint
+ALTER TABLE "rounds" ADD CONSTRAINT "rounds_workspace_key" UNIQUE("workspace_id","id");--> statement-breakpoint
 ALTER TABLE "outbox_attempts" ADD CONSTRAINT "outbox_attempts_message_fk" FOREIGN KEY ("message_id") REFERENCES "public"."outbox_messages"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "outbox_messages" ADD CONSTRAINT "outbox_messages_workspace_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "scorecards" ADD CONSTRAINT "scorecards_session_fk" FOREIGN KEY ("workspace_id","session_id") REFERENCES "public"."sessions"("workspace_id","id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -95,6 +97,4 @@ CREATE INDEX "outbox_messages_target" ON "outbox_messages" USING btree ("target_
 CREATE UNIQUE INDEX "sessions_idempotency_key" ON "sessions" USING btree ("workspace_id","idempotency_key");--> statement-breakpoint
 CREATE UNIQUE INDEX "sessions_open_key" ON "sessions" USING btree ("workspace_id","candidate_id","interview_id") WHERE status IN ('scheduled', 'in_progress') AND NOT forced;--> statement-breakpoint
 CREATE INDEX "sessions_workspace_created" ON "sessions" USING btree ("workspace_id","created_at","id");--> statement-breakpoint
-CREATE INDEX "sessions_candidate" ON "sessions" USING btree ("candidate_id");--> statement-breakpoint
-ALTER TABLE "participants" ADD CONSTRAINT "participants_workspace_key" UNIQUE("workspace_id","id");--> statement-breakpoint
-ALTER TABLE "rounds" ADD CONSTRAINT "rounds_workspace_key" UNIQUE("workspace_id","id");
+CREATE INDEX "sessions_candidate" ON "sessions" USING btree ("candidate_id");
