@@ -8,7 +8,7 @@ import { Runner, type RunnerSettings } from './core/runner.js';
 import { connectDocker } from './core/sandbox/engine.js';
 import { mcpRoutes } from './mcp/routes.js';
 import { accessDocumentation, registerPlatform, type Platform } from './platform/index.js';
-import { registerResources } from './resources/index.js';
+import { registerResources, resourceOutboxHandlers } from './resources/index.js';
 import { createApp } from './web/app.js';
 
 export function runnerSettings(config: Config): RunnerSettings {
@@ -70,10 +70,8 @@ async function registerAll(app: FastifyInstance, config: Config, logger: Logger,
   operationsRoutes(app, { runner, metrics });
   executeRoute(app, { runner, metrics, timeoutMs: config.EXECUTION_TIMEOUT_MS });
   mcpRoutes(app, { runner, timeoutMs: config.EXECUTION_TIMEOUT_MS, metering: platform });
-  registerResources(app, {
-    db: platform.database.db,
-    onEvent: (event) => logger.debug({ event: event.type, workspaceId: event.workspaceId }, 'resource event'),
-  });
+  registerResources(app, { db: platform.database.db, mailFrom: config.MAIL_FROM });
+  platform.startOutbox(resourceOutboxHandlers(platform.database.db, config));
   return platform;
 }
 

@@ -80,10 +80,34 @@ export const CLI_COMMANDS: Record<string, CliCommand> = {
       ...(v.credits !== undefined ? { credits: v.credits } : {}),
     }),
   },
+  'outbox list': {
+    usage: 'outbox list [--kind K] [--status S] [--workspace SLUG]',
+    summary: 'list the newest outbox messages (emails, webhook deliveries, résumé fetches)',
+    positionals: [],
+    options: {
+      kind: { description: 'email, webhook or resume' },
+      status: { description: 'pending, delivered or failed' },
+      workspace: { description: 'workspace slug' },
+    },
+    build: (_, v) => ({
+      command: 'outbox.list',
+      ...(v.kind !== undefined ? { kind: v.kind as OutboxListCommand['kind'] } : {}),
+      ...(v.status !== undefined ? { status: v.status as OutboxListCommand['status'] } : {}),
+      ...(v.workspace !== undefined ? { workspace: v.workspace } : {}),
+    }),
+  },
+  'outbox show': {
+    usage: 'outbox show ID',
+    summary: 'show one outbox message and its attempts; for an email its recipient, subject and text',
+    positionals: ['ID'],
+    options: {},
+    build: ([id]) => ({ command: 'outbox.show', id }),
+  },
 };
 
-// The CLI passes text through; the command schema checks it is a real plan.
+// The CLI passes text through; the command schema checks it is a real plan, kind or status.
 type AdminCommandPlan = Extract<AdminCommand, { command: 'plan.set' }>['plan'];
+type OutboxListCommand = Extract<AdminCommand, { command: 'outbox.list' }>;
 
 export function commandHelp(name: string, command: CliCommand): string {
   const options = Object.entries(command.options).map(

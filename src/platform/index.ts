@@ -11,6 +11,8 @@ import type { PlatformConfig } from './config.js';
 import type { Database } from './db/database.js';
 import { openDatabase } from './db/open.js';
 import { Metering, type UsageReport } from './metering.js';
+import { setDefaultMaxAttempts } from './outbox/enqueue.js';
+import { startOutboxWorker, type FeatureHandlers, type RunningOutbox } from './outbox/start.js';
 import type { Meter } from './plans.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { authRoutes } from './routes/auth.js';
@@ -26,6 +28,11 @@ export { SCOPES, resolveScopes, type Scope } from './scopes.js';
 export { databaseRefusal } from './store/errors.js';
 export { spendCredit } from './store/workspaces.js';
 export type { Db } from './db/database.js';
+export { enqueue, type NewOutboxMessage } from './outbox/enqueue.js';
+export { DeliveryFailure, type ClaimedMessage, type OutboxHandler } from './outbox/delivery.js';
+export type { MailMessage } from './mail/message.js';
+export { outboxMessages, outboxAttempts } from './outbox/table.js';
+export { outboundRequest, OutboundRefused, type OutboundResponse } from './net/outbound-request.js';
 
 export interface PlatformOptions {
   config: PlatformConfig;
@@ -39,6 +46,12 @@ export interface Platform {
   usage(principal: Principal): Promise<UsageReport>;
   /** Runs an admin CLI command in this process (the admin endpoint does the same for the CLI). */
   admin(command: AdminCommand): Promise<string>;
+  /**
+   * Starts delivering the outbox in the background with the features' handlers (emails are the
+   * platform's own, sent when SMTP_URL is set). Once per app; it stops, after the deliveries under
+   * way, when the app closes.
+   */
+  startOutbox(handlers: FeatureHandlers): void;
   database: Database;
   adminUrl?: string;
 }
@@ -54,6 +67,8 @@ export async function registerPlatform(app: FastifyInstance, options: PlatformOp
   const database = await openDatabase({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL });
   let redis: Redis | undefined;
   let adminServer: AdminServer | undefined;
+  let outbox: RunningOutbox | undefined;
+  setDefaultMaxAttempts(config.OUTBOX_MAX_ATTEMPTS);
   try {
     if (config.REDIS_URL) {
       // Imported only when configured: ioredis is about 29 MB of RSS that the memory store does without.
@@ -76,6 +91,8 @@ export async function registerPlatform(app: FastifyInstance, options: PlatformOp
     if (config.ADMIN_ENDPOINT)
       adminServer = await startAdminServer(admin, config.DATA_DIR, config.ADMIN_PORT, app.log.child({ component: 'admin' }));
     app.addHook('onClose', async () => {
+      // Before the database closes: deliveries under way record their outcome.
+      await outbox?.stop();
       await adminServer?.close();
       await redis?.quit();
       await database.close();
@@ -89,6 +106,10 @@ export async function registerPlatform(app: FastifyInstance, options: PlatformOp
       },
       usage: (principal) => metering.report(principal),
       admin,
+      startOutbox: (handlers) => {
+        if (outbox) throw new Error('the outbox is already started');
+        outbox = startOutboxWorker(database.db, config, handlers, app.log.child({ component: 'outbox' }));
+      },
       database,
       adminUrl: adminServer?.url,
     };

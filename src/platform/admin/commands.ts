@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { hashPassword } from '../crypto.js';
 import type { Db } from '../db/database.js';
+import { OUTBOX_KINDS } from '../outbox/enqueue.js';
+import { listOutbox, OUTBOX_STATUSES, showOutbox } from '../outbox/inspect.js';
 import { PLANS, startingCreditsOf, type PlanSettings } from '../plans.js';
 import { resolveScopes, UnknownScopeError } from '../scopes.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../store/api-keys.js';
@@ -27,6 +29,13 @@ const adminCommandSchema = z.discriminatedUnion('command', [
   z.object({ command: z.literal('key.list'), workspace: slug }),
   z.object({ command: z.literal('key.revoke'), id: z.guid('a key id is a UUID') }),
   z.object({ command: z.literal('plan.set'), workspace: slug, plan, credits: z.coerce.number().int().min(0).optional() }),
+  z.object({
+    command: z.literal('outbox.list'),
+    kind: z.enum(OUTBOX_KINDS).optional(),
+    status: z.enum(OUTBOX_STATUSES).optional(),
+    workspace: slug.optional(),
+  }),
+  z.object({ command: z.literal('outbox.show'), id: z.guid('an outbox message id is a UUID') }),
 ]);
 export type AdminCommand = z.input<typeof adminCommandSchema>;
 
@@ -118,6 +127,15 @@ export async function runAdminCommand(
       const workspace = await workspaceOf(db, command.workspace);
       const row = await setPlan(db, workspace.id, command.plan, command.credits);
       return `workspace ${row.slug} is on plan ${row.plan} with ${row.credits} credits`;
+    }
+    case 'outbox.list': {
+      const workspace = command.workspace === undefined ? undefined : await workspaceOf(db, command.workspace);
+      return listOutbox(db, { kind: command.kind, status: command.status, workspaceId: workspace?.id });
+    }
+    case 'outbox.show': {
+      const shown = await showOutbox(db, command.id);
+      if (!shown) throw new AdminError(`no outbox message ${command.id}`);
+      return shown;
     }
   }
 }

@@ -4,14 +4,13 @@ import { principalOf, type Db } from '../../platform/index.js';
 import { ValidationError } from '../../web/errors.js';
 import { defineRoute } from '../../web/route.js';
 import { crudRoutes } from '../shared/crud-routes.js';
-import type { EventSink } from '../shared/events.js';
 import { createQuery, forkBody, interviewerCreate, interviewerItem, interviewerListQuery, interviewerUpdate } from './shapes.js';
 import { interviewerStore } from './store.js';
 
 const SCOPES = { read: 'interviewers:read', write: 'interviewers:write', delete: 'interviewers:delete' } as const;
 
 /** Interviewers (AI personas): the generic routes, with a create that also forks a public interviewer. */
-export function interviewerRoutes(app: FastifyInstance, db: Db, emit: EventSink): void {
+export function interviewerRoutes(app: FastifyInstance, db: Db): void {
   const store = interviewerStore(db);
   defineRoute(
     app,
@@ -29,15 +28,10 @@ export function interviewerRoutes(app: FastifyInstance, db: Db, emit: EventSink)
     },
     async ({ request, query, body }) => {
       const { workspaceId } = principalOf(request);
-      let data;
-      if (query.action === 'fork') {
-        const { sourceId } = body as z.output<typeof forkBody>;
-        data = await store.fork(workspaceId, sourceId);
-        if (!data) throw ValidationError.field(['sourceId'], 'no public interviewer, and none of this workspace, has this id');
-      } else {
-        data = await store.create(workspaceId, body as z.output<typeof interviewerCreate>);
-      }
-      emit({ type: 'interviewer.created', workspaceId, data });
+      if (query.action !== 'fork') return { data: await store.create(workspaceId, body as z.output<typeof interviewerCreate>) };
+      const { sourceId } = body as z.output<typeof forkBody>;
+      const data = await store.fork(workspaceId, sourceId);
+      if (!data) throw ValidationError.field(['sourceId'], 'no public interviewer, and none of this workspace, has this id');
       return { data };
     },
   );
@@ -49,6 +43,5 @@ export function interviewerRoutes(app: FastifyInstance, db: Db, emit: EventSink)
     shapes: { create: interviewerCreate, update: interviewerUpdate, list: interviewerListQuery, item: interviewerItem },
     store,
     ownCreate: true,
-    onCreated: (workspaceId, data) => emit({ type: 'interviewer.created', workspaceId, data }),
   });
 }

@@ -5,6 +5,7 @@ import type { Pagination } from '../../web/pagination.js';
 import { rounds } from '../rounds/table.js';
 import type { CrudStore } from '../shared/crud-routes.js';
 import { dependantsConflict } from '../shared/dependants.js';
+import { announceCreated } from '../shared/events.js';
 import { ownedRows } from '../shared/owned-rows.js';
 import { pageOf } from '../shared/paging.js';
 import { present } from '../shared/present.js';
@@ -30,23 +31,25 @@ export function interviewerStore(db: Db): InterviewerStore {
   const owned = ownedRows(db, interviewers, 'updatedAt');
 
   return {
-    async create(workspaceId, body) {
-      const [row] = await db
-        .insert(interviewers)
-        .values({ ...body, workspace_id: workspaceId })
-        .returning();
-      return present(row);
-    },
-    async fork(workspaceId, sourceId) {
-      const [source] = await db.select().from(interviewers).where(visible(workspaceId, sourceId));
-      if (!source) return undefined;
-      const { id: _id, workspace_id: _owner, createdAt: _created, updatedAt: _updated, ...copy } = source;
-      const [row] = await db
-        .insert(interviewers)
-        .values({ ...copy, workspace_id: workspaceId, isPublic: false, forkedFrom: source.id })
-        .returning();
-      return present(row);
-    },
+    create: (workspaceId, body) =>
+      db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(interviewers)
+          .values({ ...body, workspace_id: workspaceId })
+          .returning();
+        return announceCreated(tx, 'interviewer.created', row);
+      }),
+    fork: (workspaceId, sourceId) =>
+      db.transaction(async (tx) => {
+        const [source] = await tx.select().from(interviewers).where(visible(workspaceId, sourceId));
+        if (!source) return undefined;
+        const { id: _id, workspace_id: _owner, createdAt: _created, updatedAt: _updated, ...copy } = source;
+        const [row] = await tx
+          .insert(interviewers)
+          .values({ ...copy, workspace_id: workspaceId, isPublic: false, forkedFrom: source.id })
+          .returning();
+        return announceCreated(tx, 'interviewer.created', row);
+      }),
     async list(workspaceId, query) {
       const where = and(
         query.scope === 'public' ? eq(interviewers.isPublic, true) : eq(interviewers.workspace_id, workspaceId),

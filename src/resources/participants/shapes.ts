@@ -66,6 +66,9 @@ export const participantBulk = z.strictObject({
   accountSlug: z.string().optional(),
 });
 
+/** Where the background fetch of resume_url stands (docs/resumes.md); null while there is no resume_url. */
+export const resumeStatus = z.enum(['pending', 'extracted', 'failed']);
+
 export const participantItem = z.object({
   id: uuidField,
   name: z.string(),
@@ -77,6 +80,9 @@ export const participantItem = z.object({
   profile: profileShape.nullable(),
   background: backgroundShape.nullable(),
   resume_url: z.string().nullable(),
+  resume_status: resumeStatus.nullable(),
+  resume_error: z.string().nullable().describe('why the résumé fetch failed, when resume_status is failed'),
+  resume_fetched_at: timestampField.nullable().describe('when the last résumé fetch ended; the text is at GET /participants/{id}/resume'),
   pipeline_id: uuidField.nullable(),
   metadata: z.record(z.string(), z.unknown()).nullable(),
   status: activeOrArchived,

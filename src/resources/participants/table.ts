@@ -21,7 +21,7 @@ export const participants = pgTable(
     pipeline_id: uuid('pipeline_id'),
     metadata: jsonb('metadata').$type<Record<string, unknown>>(),
     status: text('status').notNull().default('active'),
-    // The résumé behind resume_url, fetched and extracted in the background (docs/resources.md, "Résumés").
+    // The résumé behind resume_url, fetched and extracted in the background (docs/resumes.md).
     resume_status: text('resume_status'),
     resume_error: text('resume_error'),
     resume_text: text('resume_text'),

@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../platform/index.js';
 import { crudRoutes } from '../shared/crud-routes.js';
-import type { EventSink } from '../shared/events.js';
 import { programCreate, programItem, programListQuery, programUpdate } from './shapes.js';
 import { programStore } from './store.js';
 
 /** Hiring pipelines: what a participant's `pipeline_id` names. The contract gives programs no delete scope, so writing covers it. */
-export function programRoutes(app: FastifyInstance, db: Db, emit: EventSink): void {
+export function programRoutes(app: FastifyInstance, db: Db): void {
   crudRoutes(app, {
     noun: 'program',
     path: '/api/v1/programs',
@@ -14,6 +13,5 @@ export function programRoutes(app: FastifyInstance, db: Db, emit: EventSink): vo
     scopes: { read: 'programs:read', write: 'programs:write', delete: 'programs:write' },
     shapes: { create: programCreate, update: programUpdate, list: programListQuery, item: programItem },
     store: programStore(db),
-    onCreated: (workspaceId, data) => emit({ type: 'program.created', workspaceId, data }),
   });
 }

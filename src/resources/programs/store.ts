@@ -5,6 +5,7 @@ import type { Pagination } from '../../web/pagination.js';
 import { participants } from '../participants/table.js';
 import type { CrudStore } from '../shared/crud-routes.js';
 import { dependantsConflict } from '../shared/dependants.js';
+import { announceCreated } from '../shared/events.js';
 import { ownedRows } from '../shared/owned-rows.js';
 import { pageOf } from '../shared/paging.js';
 import { present } from '../shared/present.js';
@@ -20,13 +21,14 @@ export function programStore(db: Db): CrudStore<Item, Create, Update, Query> {
   const owned = ownedRows(db, programs, 'updated_at');
 
   return {
-    async create(workspaceId, body) {
-      const [row] = await db
-        .insert(programs)
-        .values({ ...body, workspace_id: workspaceId })
-        .returning();
-      return present(row);
-    },
+    create: (workspaceId, body) =>
+      db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(programs)
+          .values({ ...body, workspace_id: workspaceId })
+          .returning();
+        return announceCreated(tx, 'program.created', row);
+      }),
     async list(workspaceId, query) {
       const where = and(eq(programs.workspace_id, workspaceId), query.status ? eq(programs.status, query.status) : undefined);
       const { rows, total } = await pageOf(db, programs, where, [desc(programs.created_at), desc(programs.id)], query);

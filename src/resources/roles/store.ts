@@ -6,6 +6,7 @@ import { participants } from '../participants/table.js';
 import { rounds } from '../rounds/table.js';
 import type { CrudStore } from '../shared/crud-routes.js';
 import { dependantsConflict } from '../shared/dependants.js';
+import { announceCreated } from '../shared/events.js';
 import { likePattern } from '../shared/like.js';
 import { ownedRows } from '../shared/owned-rows.js';
 import { pageOf } from '../shared/paging.js';
@@ -22,13 +23,14 @@ export function roleStore(db: Db): CrudStore<Item, Create, Update, Query> {
   const owned = ownedRows(db, roles, 'updated_at');
 
   return {
-    async create(workspaceId, body) {
-      const [row] = await db
-        .insert(roles)
-        .values({ ...body, success_outcome: body.success_outcome ?? OUTCOME_OF_USE_CASE[body.use_case], workspace_id: workspaceId })
-        .returning();
-      return present(row);
-    },
+    create: (workspaceId, body) =>
+      db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(roles)
+          .values({ ...body, success_outcome: body.success_outcome ?? OUTCOME_OF_USE_CASE[body.use_case], workspace_id: workspaceId })
+          .returning();
+        return announceCreated(tx, 'role.created', row);
+      }),
     async list(workspaceId, query) {
       const where = and(
         eq(roles.workspace_id, workspaceId),

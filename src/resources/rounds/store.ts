@@ -5,6 +5,7 @@ import { ValidationError } from '../../web/errors.js';
 import type { Pagination } from '../../web/pagination.js';
 import { roles } from '../roles/table.js';
 import type { CrudStore } from '../shared/crud-routes.js';
+import { announceCreated } from '../shared/events.js';
 import { ownedRows } from '../shared/owned-rows.js';
 import { pageOf } from '../shared/paging.js';
 import { present } from '../shared/present.js';
@@ -24,40 +25,41 @@ const CONSTRAINTS: Constraints = {
   },
 };
 
+/** The role's defaults for a new round: its session length, and the place after its last round. */
+async function defaultsFor(db: Db, workspaceId: string, roleId: string) {
+  const [role] = await db
+    .select({ duration: roles.default_duration_minutes })
+    .from(roles)
+    .where(and(eq(roles.workspace_id, workspaceId), eq(roles.id, roleId)));
+  if (!role) throw ValidationError.field(['role_id'], 'no role with this id in the workspace');
+  const [{ last }] = await db
+    .select({ last: max(rounds.stage_order) })
+    .from(rounds)
+    .where(eq(rounds.role_id, roleId));
+  return { duration_minutes: role.duration, stage_order: last === null ? 1 : last + 1 };
+}
+
 export function roundStore(db: Db): CrudStore<Item, Create, Update, Query> {
   const owned = ownedRows(db, rounds, 'updated_at', CONSTRAINTS);
 
-  /** The role's defaults for a new round: its session length, and the place after its last round. */
-  async function defaultsFor(workspaceId: string, roleId: string) {
-    const [role] = await db
-      .select({ duration: roles.default_duration_minutes })
-      .from(roles)
-      .where(and(eq(roles.workspace_id, workspaceId), eq(roles.id, roleId)));
-    if (!role) throw ValidationError.field(['role_id'], 'no role with this id in the workspace');
-    const [{ last }] = await db
-      .select({ last: max(rounds.stage_order) })
-      .from(rounds)
-      .where(eq(rounds.role_id, roleId));
-    return { duration_minutes: role.duration, stage_order: last === null ? 1 : last + 1 };
-  }
-
   return {
-    async create(workspaceId, body) {
-      const defaults = await defaultsFor(workspaceId, body.role_id);
-      const [row] = await writing(
-        db
-          .insert(rounds)
-          .values({
-            ...body,
-            duration_minutes: body.duration_minutes ?? defaults.duration_minutes,
-            stage_order: body.stage_order ?? defaults.stage_order,
-            workspace_id: workspaceId,
-          })
-          .returning(),
-        CONSTRAINTS,
-      );
-      return present(row);
-    },
+    create: (workspaceId, body) =>
+      db.transaction(async (tx) => {
+        const defaults = await defaultsFor(tx, workspaceId, body.role_id);
+        const [row] = await writing(
+          tx
+            .insert(rounds)
+            .values({
+              ...body,
+              duration_minutes: body.duration_minutes ?? defaults.duration_minutes,
+              stage_order: body.stage_order ?? defaults.stage_order,
+              workspace_id: workspaceId,
+            })
+            .returning(),
+          CONSTRAINTS,
+        );
+        return announceCreated(tx, 'round.created', row);
+      }),
     async list(workspaceId, query) {
       const where = and(
         eq(rounds.workspace_id, workspaceId),

@@ -9,6 +9,7 @@ import { defineRoute } from '../../web/route.js';
 export const accountQuery = z.object({ accountSlug: z.string().optional().describe('with session authentication: the workspace') });
 
 export interface CrudStore<Item, Create, Update, Query> {
+  /** Writes the resource and publishes its `<noun>.created` event in the same transaction. */
   create(workspaceId: string, body: Create): Promise<Item>;
   list(workspaceId: string, query: Query): Promise<{ items: Item[]; total: number }>;
   get(workspaceId: string, id: string): Promise<Item | undefined>;
@@ -27,7 +28,6 @@ export interface CrudSpec<C extends ZodType, U extends ZodType, Q extends ZodObj
   store: CrudStore<unknown, z.output<C>, z.output<U>, z.output<Q> & Pagination>;
   /** Leave out the create route when the resource declares its own (interviewers fork through it). */
   ownCreate?: boolean;
-  onCreated(workspaceId: string, item: unknown): void;
 }
 
 /** The five routes every resource has, declared the one way: create, list, get, update, delete. */
@@ -50,12 +50,7 @@ export function crudRoutes<C extends ZodType, U extends ZodType, Q extends ZodOb
         body: shapes.create,
         response: one,
       },
-      async ({ request, body }) => {
-        const { workspaceId } = principalOf(request);
-        const item = await store.create(workspaceId, body as z.output<C>);
-        spec.onCreated(workspaceId, item);
-        return { data: item };
-      },
+      async ({ request, body }) => ({ data: await store.create(principalOf(request).workspaceId, body as z.output<C>) }),
     );
   }
 

@@ -1,8 +1,13 @@
-/** What a resource module tells the rest of the service: sessions, webhooks and their outbox subscribe here. */
-interface ResourceEvent {
-  type: `${'participant' | 'role' | 'round' | 'interviewer' | 'program'}.created`;
-  workspaceId: string;
-  data: unknown;
-}
+import type { Db } from '../../platform/index.js';
+import { publishEvent, type EventType } from '../webhooks/publish.js';
+import { present, type Presented } from './present.js';
 
-export type EventSink = (event: ResourceEvent) => void;
+/**
+ * In the transaction that inserted `row`: the resource as the API answers it, announced to the
+ * workspace's webhooks as `type`. Only participants carry an `external_id`; other resources send null.
+ */
+export async function announceCreated<Row extends { workspace_id: string }>(db: Db, type: EventType, row: Row): Promise<Presented<Row>> {
+  const data = present(row);
+  await publishEvent(db, { workspaceId: row.workspace_id, type, data, externalId: null });
+  return data;
+}

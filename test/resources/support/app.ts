@@ -1,19 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { accessDocumentation, loadPlatformConfig, registerPlatform, type Plan, type Platform } from '../../../src/platform/index.js';
-import { registerResources } from '../../../src/resources/index.js';
+import { resourcesConfigSchema } from '../../../src/resources/config.js';
+import { registerResources, resourceOutboxHandlers } from '../../../src/resources/index.js';
 import { createApp } from '../../../src/web/app.js';
 import { createKey, removeDir, tempDir } from '../../platform/support/app.js';
 import { Api } from './client.js';
 
 export { createKey };
-
-/** What `registerResources` hands to `onEvent`. */
-export interface ResourceEvent {
-  type: string;
-  workspaceId: string;
-  data: unknown;
-}
 
 export interface ResourcesApp {
   app: FastifyInstance;
@@ -21,8 +15,6 @@ export interface ResourcesApp {
   dataDir: string;
   /** Base URL of the listening server, e.g. http://127.0.0.1:41234 */
   url: string;
-  /** Every event `onEvent` received, in order. */
-  events: ResourceEvent[];
   /** Error-level log lines of the server (the 500s' causes), quoted by failing assertions. */
   serverErrors: string[];
   /** A client of this server with this key. */
@@ -32,15 +24,21 @@ export interface ResourcesApp {
 
 /**
  * The app as the service builds it: the web kit, the platform, then the resources module, listening
- * on a free loopback port so tests speak real HTTP. `env` adds DATABASE_URL for PostgreSQL.
+ * on a free loopback port so tests speak real HTTP, with the outbox worker delivering (unless `outbox: false`). `env` adds
+ * DATABASE_URL for PostgreSQL and any platform or resources setting (OUTBOX_*, OUTBOUND_ALLOWED_NETWORKS...).
  */
-export async function startResourcesApp(env: Record<string, string> = {}, dataDir = tempDir()): Promise<ResourcesApp> {
+export async function startResourcesApp(
+  env: Record<string, string> = {},
+  dataDir = tempDir(),
+  { outbox = true }: { outbox?: boolean } = {},
+): Promise<ResourcesApp> {
   const serverErrors: string[] = [];
   const logger = pino({ level: 'error' }, { write: (line: string) => void serverErrors.push(line) });
   const app = createApp({ logger, bodyLimit: 1024 * 1024, accessDocumentation });
   const platform = await registerPlatform(app, { config: loadPlatformConfig({ DATA_DIR: dataDir, ADMIN_ENDPOINT: 'false', ...env }) });
-  const events: ResourceEvent[] = [];
-  registerResources(app, { db: platform.database.db, onEvent: (event) => void events.push(event) });
+  registerResources(app, { db: platform.database.db, mailFrom: 'Interviews <interviews@example.test>' });
+  // Off for a test that runs the handlers itself, attempt by attempt.
+  if (outbox) platform.startOutbox(resourceOutboxHandlers(platform.database.db, resourcesConfigSchema.parse(env)));
   await app.ready();
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
@@ -48,7 +46,6 @@ export async function startResourcesApp(env: Record<string, string> = {}, dataDi
     platform,
     dataDir,
     url,
-    events,
     serverErrors,
     api: (key?: string) => new Api(url, key, serverErrors),
     close: async () => {
