@@ -4,7 +4,7 @@ import { principalOf, type Db } from '../../platform/index.js';
 import { NotFoundError } from '../../web/errors.js';
 import { idParams, listEnvelope, listSchema } from '../../web/pagination.js';
 import { defineRoute } from '../../web/route.js';
-import { accountQuery } from '../shared/crud-routes.js';
+import { accountQuery, readRoutes } from '../shared/crud-routes.js';
 import { READ, TAGS, WRITE } from './access.js';
 import { createSession } from './create.js';
 import { lifecycleRoutes } from './lifecycle-routes.js';
@@ -54,37 +54,15 @@ export function sessionRoutes(app: FastifyInstance, db: Db, settings: SessionSet
     },
   );
 
-  defineRoute(
-    app,
-    {
-      method: 'GET',
-      url: '/api/v1/sessions',
-      tags: TAGS,
-      summary: 'List sessions, newest first',
-      access: READ,
-      query: sessionListQuery.extend(accountQuery.shape),
-      response: listSchema(sessionItem),
-    },
-    async ({ request, query }) => {
-      const { items, total } = await store.list(principalOf(request).workspaceId, query);
-      return listEnvelope(items, total, query);
-    },
-  );
-
-  defineRoute(
-    app,
-    {
-      method: 'GET',
-      url: '/api/v1/sessions/:id',
-      tags: TAGS,
-      summary: 'Get a session',
-      access: READ,
-      params: idParams,
-      query: accountQuery,
-      response: z.object({ data: sessionItem }),
-    },
-    async ({ request, params }) => ({ data: await store.get(principalOf(request).workspaceId, params.id) }),
-  );
+  readRoutes(app, {
+    noun: 'session',
+    path: '/api/v1/sessions',
+    tags: TAGS,
+    access: READ,
+    list: sessionListQuery,
+    item: sessionItem,
+    store,
+  });
 
   defineRoute(
     app,

@@ -3,6 +3,7 @@ import { z, type ZodObject, type ZodType } from 'zod';
 import { principalOf, type Scope } from '../../platform/index.js';
 import { NotFoundError } from '../../web/errors.js';
 import { idParams, listEnvelope, listSchema, type Pagination } from '../../web/pagination.js';
+import type { RouteAccess } from '../../web/access.js';
 import { defineRoute } from '../../web/route.js';
 
 /** Cookie callers name the workspace; key callers may leave it out. */
@@ -30,6 +31,61 @@ export interface CrudSpec<C extends ZodType, U extends ZodType, Q extends ZodObj
   ownCreate?: boolean;
 }
 
+export interface ReadSpec<Q extends ZodObject> {
+  /** Singular, for summaries and 404s: "participant". */
+  noun: string;
+  path: string;
+  tags: string[];
+  access: RouteAccess;
+  list: Q;
+  item: ZodType;
+  store: {
+    list(workspaceId: string, query: z.output<Q> & Pagination): Promise<{ items: unknown[]; total: number }>;
+    /** Undefined when there is no such resource in the workspace. */
+    get(workspaceId: string, id: string): Promise<unknown>;
+  };
+}
+
+/** The list (paged, with the resource's filters) and the get by id that every resource has. */
+export function readRoutes<Q extends ZodObject>(app: FastifyInstance, spec: ReadSpec<Q>): void {
+  const { noun, path, tags, access, store } = spec;
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: path,
+      tags,
+      summary: `List ${noun}s`,
+      access,
+      query: spec.list.extend(accountQuery.shape),
+      response: listSchema(spec.item),
+    },
+    async ({ request, query }) => {
+      const { items, total } = await store.list(principalOf(request).workspaceId, query as z.output<Q> & Pagination);
+      return listEnvelope(items, total, query as Pagination);
+    },
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: `${path}/:id`,
+      tags,
+      summary: `Get a ${noun}`,
+      access,
+      params: idParams,
+      query: accountQuery,
+      response: z.object({ data: spec.item }),
+    },
+    async ({ request, params }) => {
+      const item = await store.get(principalOf(request).workspaceId, params.id);
+      if (item === undefined) throw new NotFoundError(`${noun} ${params.id} not found`);
+      return { data: item };
+    },
+  );
+}
+
 /** The five routes every resource has, declared the one way: create, list, get, update, delete. */
 export function crudRoutes<C extends ZodType, U extends ZodType, Q extends ZodObject>(app: FastifyInstance, spec: CrudSpec<C, U, Q>): void {
   const { noun, path, tag, scopes, shapes, store } = spec;
@@ -54,39 +110,15 @@ export function crudRoutes<C extends ZodType, U extends ZodType, Q extends ZodOb
     );
   }
 
-  defineRoute(
-    app,
-    {
-      method: 'GET',
-      url: path,
-      tags: [tag],
-      summary: `List ${noun}s`,
-      access: { auth: 'key-or-cookie', scope: scopes.read },
-      query: shapes.list.extend(accountQuery.shape),
-      response: listSchema(shapes.item),
-    },
-    async ({ request, query }) => {
-      const { items, total } = await store.list(principalOf(request).workspaceId, query as z.output<Q> & Pagination);
-      return listEnvelope(items, total, query as Pagination);
-    },
-  );
-
-  defineRoute(
-    app,
-    {
-      method: 'GET',
-      url: `${path}/:id`,
-      tags: [tag],
-      summary: `Get a ${noun}`,
-      access: { auth: 'key-or-cookie', scope: scopes.read },
-      params: idParams,
-      query: accountQuery,
-      response: one,
-    },
-    async ({ request, params }) => ({
-      data: (await store.get(principalOf(request).workspaceId, params.id)) ?? throwing(missing(params.id)),
-    }),
-  );
+  readRoutes(app, {
+    noun,
+    path,
+    tags: [tag],
+    access: { auth: 'key-or-cookie', scope: scopes.read },
+    list: shapes.list,
+    item: shapes.item,
+    store,
+  });
 
   defineRoute(
     app,

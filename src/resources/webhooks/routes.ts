@@ -4,7 +4,7 @@ import { principalOf, type Db } from '../../platform/index.js';
 import { NotFoundError } from '../../web/errors.js';
 import { idParams, listEnvelope, listSchema, paginationQuery } from '../../web/pagination.js';
 import { defineRoute } from '../../web/route.js';
-import { accountQuery } from '../shared/crud-routes.js';
+import { accountQuery, readRoutes } from '../shared/crud-routes.js';
 import { deliveryItem, deliveryListQuery, webhookCreate, webhookCreated, webhookItem } from './shapes.js';
 import { webhookStore } from './store.js';
 
@@ -34,41 +34,15 @@ export function webhookRoutes(app: FastifyInstance, db: Db): void {
     async ({ request, body }) => ({ data: await store.create(principalOf(request).workspaceId, body) }),
   );
 
-  defineRoute(
-    app,
-    {
-      method: 'GET',
-      url: '/api/v1/webhooks',
-      tags: TAGS,
-      summary: 'List webhook endpoints',
-      access: ACCESS,
-      query: paginationQuery.extend(accountQuery.shape),
-      response: listSchema(webhookItem),
-    },
-    async ({ request, query }) => {
-      const { items, total } = await store.list(principalOf(request).workspaceId, query);
-      return listEnvelope(items, total, query);
-    },
-  );
-
-  defineRoute(
-    app,
-    {
-      method: 'GET',
-      url: '/api/v1/webhooks/:id',
-      tags: TAGS,
-      summary: 'Get a webhook endpoint',
-      access: ACCESS,
-      params: idParams,
-      query: accountQuery,
-      response: z.object({ data: webhookItem }),
-    },
-    async ({ request, params }) => {
-      const endpoint = await store.get(principalOf(request).workspaceId, params.id);
-      if (!endpoint) throw missing(params.id);
-      return { data: endpoint };
-    },
-  );
+  readRoutes(app, {
+    noun: 'webhook endpoint',
+    path: '/api/v1/webhooks',
+    tags: TAGS,
+    access: ACCESS,
+    list: paginationQuery,
+    item: webhookItem,
+    store,
+  });
 
   defineRoute(
     app,
