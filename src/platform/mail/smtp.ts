@@ -1,4 +1,4 @@
-import { createTransport } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { z } from 'zod';
 import { DeliveryFailure, type ClaimedMessage, type OutboxHandler } from '../outbox/delivery.js';
 import { mailMessageSchema } from './message.js';
@@ -42,14 +42,18 @@ function replyCode(response: string | undefined): number | undefined {
  * outbox message's id, the same on every attempt, so that a copy sent twice after a crash can be recognised.
  */
 export function smtpMailer(smtpUrl: string, from: string): Mailer {
-  const transport = createTransport(smtpUrl, { from });
+  // nodemailer costs about 15 MB of RSS: loaded with the first email, not at start.
+  let loading: Promise<Transporter> | undefined;
+  const transportOf = () => (loading ??= import('nodemailer').then(({ createTransport }) => createTransport(smtpUrl, { from })));
   const messageIdDomain = domainOf(from);
   const send = async (message: ClaimedMessage, signal: AbortSignal) => {
     const parsed = mailMessageSchema.safeParse(message.payload);
     if (!parsed.success) throw new DeliveryFailure(`not an email payload: ${z.prettifyError(parsed.error)}`, { permanent: true });
     const { to, subject, text, html, calendar } = parsed.data;
     try {
-      const info = await transport.sendMail({
+      const info = await (
+        await transportOf()
+      ).sendMail({
         to,
         subject,
         text,
@@ -63,5 +67,5 @@ export function smtpMailer(smtpUrl: string, from: string): Mailer {
       throw smtpFailure(error);
     }
   };
-  return { send, close: () => transport.close() };
+  return { send, close: () => void loading?.then((transport) => transport.close()) };
 }

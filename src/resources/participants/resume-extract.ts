@@ -1,5 +1,3 @@
-import { extractText as extractPdfText, getDocumentProxy } from 'unpdf';
-
 /**
  * Turns the bytes of one kind of document into text. The handler asks each extractor in turn and
  * uses the first that accepts the document, so another format (or an embedder fed by the text) plugs
@@ -27,6 +25,8 @@ const pdf: Extractor = {
   // By its magic bytes: servers often send PDFs as application/octet-stream.
   accepts: (_contentType, bytes) => bytes.subarray(0, 5).toString('latin1') === '%PDF-',
   extract: async (bytes) => {
+    // Loaded with the first PDF: PDF.js is of no use to a service that never fetches one.
+    const { extractText: extractPdfText, getDocumentProxy } = await import('unpdf');
     // The PDF comes from anywhere: no code generated from its fonts, and PDF.js's warnings stay out of the service's output.
     const document = await getDocumentProxy(new Uint8Array(bytes), { isEvalSupported: false, verbosity: 0 }).catch((error: unknown) => {
       throw new UnreadableDocument(`the PDF could not be read: ${error instanceof Error ? error.message : String(error)}`);
