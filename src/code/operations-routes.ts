@@ -9,6 +9,10 @@ const languagesResponse = z.object({
   data: z.array(
     z.object({ language: z.enum(LANGUAGES), aliases: z.array(z.string()), runtime: z.string(), version: z.string().nullable() }),
   ),
+  sandbox: z.object({
+    driver: z.enum(['docker', 'oci']).describe('docker: containers through the Docker engine; oci: the OCI runtime binary run directly'),
+    ociRuntime: z.string().describe('runc, crun or runsc'),
+  }),
 });
 
 const PUBLIC = { auth: 'none' } as const;
@@ -37,6 +41,6 @@ export function operationsRoutes(app: FastifyInstance, { runner, metrics }: { ru
       summary: 'Languages the runner accepts, with their aliases and interpreter versions',
       response: languagesResponse,
     },
-    async () => ({ data: await runner.languages() }),
+    async () => ({ data: await runner.languages(), sandbox: runner.sandbox }),
   );
 }

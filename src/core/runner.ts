@@ -130,6 +130,11 @@ export class Runner {
     return this.engine.ociRuntime;
   }
 
+  /** What runs the sandboxes: the driver and its OCI runtime, as the languages endpoint reports them. */
+  get sandbox(): { driver: 'docker' | 'oci'; ociRuntime: string } {
+    return { driver: this.settings.driver ?? 'docker', ociRuntime: this.engine.ociRuntime };
+  }
+
   /** Validates `body` (numbers parsed losslessly) and runs it. User-code faults are results, never errors. */
   async execute(body: unknown, options: RunOptions = {}): Promise<Execution> {
     const parsed = this.requestSchema.safeParse(body);

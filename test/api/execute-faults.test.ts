@@ -183,8 +183,10 @@ describe('operations', () => {
     expect(ready.status).toBe(200);
     const languages = (await (await fetch(`${service.url}/api/v1/code/languages`)).json()) as {
       data: Array<{ language: string; version: string }>;
+      sandbox: { driver: string; ociRuntime: string };
     };
     expect(languages.data.map((l) => l.language)).toEqual(['python', 'javascript', 'typescript']);
+    expect(languages.sandbox).toEqual({ driver: 'docker', ociRuntime: service.runner.ociRuntime });
     expect(languages.data[0].version).toMatch(/^Python 3\./);
     const metrics = await (await fetch(`${service.url}/metrics`)).text();
     expect(metrics).toContain('code_runner_executions_total');

@@ -94,7 +94,11 @@ describe('the oci driver through the service', () => {
       'rootfs:python': 'ok',
       'rootfs:node': 'ok',
     });
-    const languages = (await (await fetch(`${service.url}/api/v1/code/languages`)).json()) as { data: Array<{ version: string }> };
+    const languages = (await (await fetch(`${service.url}/api/v1/code/languages`)).json()) as {
+      data: Array<{ version: string }>;
+      sandbox: { driver: string; ociRuntime: string };
+    };
+    expect(languages.sandbox).toEqual({ driver: 'oci', ociRuntime: 'crun' });
     expect(languages.data.map((l) => l.version)).toEqual([
       expect.stringMatching(/^Python 3/),
       expect.stringMatching(/^Node /),
