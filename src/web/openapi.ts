@@ -15,6 +15,8 @@ export interface OpenApiOperation {
   params?: ZodType;
   query?: ZodType;
   body?: ZodType;
+  /** The body may be left out. */
+  bodyOptional?: boolean;
   /** Success status; 200 unless given. */
   status?: number;
   response?: ZodType;
@@ -72,7 +74,9 @@ function operationObject(op: OpenApiOperation, access: AccessDocs) {
     ...access.extensions,
     security: access.security,
     parameters: [...parameters(op.params, 'path'), ...parameters(op.query, 'query')],
-    ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(op.body, 'input') } } } } : {}),
+    ...(op.body
+      ? { requestBody: { required: !op.bodyOptional, content: { 'application/json': { schema: jsonSchemaOf(op.body, 'input') } } } }
+      : {}),
     responses,
   };
 }

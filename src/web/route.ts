@@ -10,6 +10,8 @@ export interface RouteSpec<P extends ZodType, Q extends ZodType, B extends ZodTy
   /** Validates and documents the body; with `bodyFormat: 'text'` the handler parses it, and this only documents it. */
   body?: B;
   bodyFormat?: BodyFormat;
+  /** A body that may be left out: a missing one is validated as `{}`. */
+  bodyOptional?: boolean;
   /** Picks the schema that validates the body from the parsed query (a body whose shape depends on an `action`); `body` then documents the alternatives. */
   bodyFor?: (query: Parsed<Q>) => ZodType;
   /** Largest body this route reads; the service's MAX_BODY_BYTES otherwise. */
@@ -60,8 +62,9 @@ export function defineRoute<P extends ZodType = ZodType, Q extends ZodType = Zod
       const query = parse(spec.query, request.query, issues);
       if (issues.length > 0) throw ValidationError.fromIssues(issues);
       const bodySchema = spec.bodyFormat === 'text' ? undefined : (spec.bodyFor?.(query as Parsed<Q>) ?? spec.body);
-      if (bodySchema && request.body === undefined) throw ValidationError.field([], 'request body is empty; send a JSON object');
-      const body = bodySchema ? parse(bodySchema, request.body, issues) : request.body;
+      const sent = request.body === undefined && spec.bodyOptional ? {} : request.body;
+      if (bodySchema && sent === undefined) throw ValidationError.field([], 'request body is empty; send a JSON object');
+      const body = bodySchema ? parse(bodySchema, sent, issues) : sent;
       if (issues.length > 0) throw ValidationError.fromIssues(issues);
       const result = await handler({ request, reply, params, query, body } as RouteContext<P, Q, B>);
       if (reply.sent) return reply;

@@ -409,6 +409,9 @@ describe.each([pgliteDriver(), postgresDriver()])('sessions on $name', (driver) 
       expect(operation!['x-required-scope'], `${method} ${path}`).toBe(scope);
       expect(Object.keys(operation!.responses), `${method} ${path}`).toContain(status);
     }
+    // cancel's body is optional, fail's is not
+    expect(document.paths[`${SESSIONS}/{id}/cancel`].post.requestBody).toMatchObject({ required: false });
+    expect(document.paths[`${SESSIONS}/{id}/fail`].post.requestBody).toMatchObject({ required: true });
     const create = JSON.stringify(document.paths[SESSIONS].post);
     for (const field of [...SESSION_FIELDS, 'idempotent', 'force', 'accountSlug'])
       expect(create, `create names ${field}`).toContain(`"${field}"`);

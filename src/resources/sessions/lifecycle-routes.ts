@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { z, type ZodType } from 'zod';
+import { z } from 'zod';
 import { principalOf, type Db } from '../../platform/index.js';
-import { issuesFromZod, ValidationError } from '../../web/errors.js';
 import { idParams } from '../../web/pagination.js';
 import { defineRoute } from '../../web/route.js';
 import { accountQuery } from '../shared/crud-routes.js';
@@ -14,13 +13,6 @@ import { scorecardBody } from './scorecard.js';
 import { cancelBody, failBody, scorecardItem, sessionItem } from './shapes.js';
 
 const EVENTS = { start: 'session.started', fail: 'session.failed', cancel: 'session.cancelled' } as const;
-
-/** A body that may be left out: the kit refuses a missing body wherever one is declared, so this route reads it itself. */
-function optionalBody<S extends ZodType>(schema: S, body: unknown): z.output<S> {
-  const parsed = schema.safeParse(body ?? {});
-  if (!parsed.success) throw ValidationError.fromIssues(issuesFromZod(parsed.error));
-  return parsed.data;
-}
 
 /** The lifecycle: scheduled → in_progress → completed | failed, and scheduled | in_progress → cancelled. */
 export function lifecycleRoutes(app: FastifyInstance, db: Db): void {
@@ -68,11 +60,12 @@ export function lifecycleRoutes(app: FastifyInstance, db: Db): void {
       url: '/api/v1/sessions/:id/cancel',
       summary: 'Cancel a scheduled or in_progress session',
       description:
-        'The body is optional: `{ "reason": "..." }` (at most 1000 characters) is kept in status_history. 409 naming the status once the session is completed, failed or cancelled.',
+        'An optional reason is kept in status_history. 409 naming the status once the session is completed, failed or cancelled.',
+      body: cancelBody,
+      bodyOptional: true,
       responses: { 409: 'The session is already completed, failed or cancelled' },
     },
-    async ({ request, params }) =>
-      move(principalOf(request).workspaceId, params.id, 'cancel', optionalBody(cancelBody, request.body).reason),
+    async ({ request, params, body }) => move(principalOf(request).workspaceId, params.id, 'cancel', body.reason),
   );
 
   defineRoute(
