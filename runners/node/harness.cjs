@@ -39,6 +39,7 @@ function main(fs, vm, path, util, Module, perfHooks) {
   const inspect = util.inspect;
   const { isMap, isSet } = util.types;
   const objectKeys = Object.keys;
+  const charCodeAt = Function.prototype.call.bind(String.prototype.charCodeAt);
   const getPrototypeOf = Object.getPrototypeOf;
   const ObjectPrototype = Object.prototype;
   const { performance } = perfHooks;
@@ -440,12 +441,44 @@ function main(fs, vm, path, util, Module, perfHooks) {
     return { type, message, ...locate(error, filename, userLines) };
   }
 
+  // Every kind of line break a terminal, a log or JavaScript itself reads as a new line.
+  const isLineBreak = (code) =>
+    (code >= 10 && code <= 13) || code === 0x85 || code === 0x2028 || code === 0x2029;
+
+  /**
+   * User code names its error types: the type goes out on one line, every run of spaces and line
+   * breaks one space, none at either end. A plain loop, so that patched String or RegExp methods
+   * cannot change what it does.
+   */
+  function oneLineType(text) {
+    let out = '';
+    let gap = false;
+    for (let i = 0; i < text.length; i += 1) {
+      const code = charCodeAt(text, i);
+      if (code <= 32 || code === 0xa0 || isLineBreak(code)) {
+        gap = out.length > 0;
+        continue;
+      }
+      if (gap) out += ' ';
+      gap = false;
+      out += text[i];
+    }
+    return out;
+  }
+
+  /** Every line break as "\n": the host joins a message's lines with spaces (protocol section 3) and knows only "\n". */
+  function plainLineBreaks(text) {
+    let out = '';
+    for (let i = 0; i < text.length; i += 1) out += isLineBreak(charCodeAt(text, i)) ? '\n' : text[i];
+    return out;
+  }
+
   function errorJson(error) {
     if (!error) return 'null';
     const line = Number.isInteger(error.line) ? String(error.line) : 'null';
     const column = Number.isInteger(error.column) ? String(error.column) : 'null';
-    const type = String(error.type).slice(0, MAX_ERROR_CHARS);
-    const message = String(error.message).slice(0, MAX_ERROR_CHARS);
+    const type = oneLineType(String(error.type).slice(0, MAX_ERROR_CHARS));
+    const message = plainLineBreaks(String(error.message).slice(0, MAX_ERROR_CHARS));
     return `{"type":${stringify(type)},"message":${stringify(message)},"line":${line},"column":${column}}`;
   }
 

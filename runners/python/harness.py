@@ -492,13 +492,24 @@ def describe_error(error, filename):
     return {"type": kind, "message": message, "line": line, "column": column}
 
 
+# The line breaks besides "\n" that a terminal or a log reads as a new line, made "\n": the host
+# joins a message's lines with spaces (protocol section 3) and knows only "\n".
+_LINE_BREAKS = {ord(c): "\n" for c in "\r\x0b\x0c\x85\u2028\u2029"}
+
+
 def error_json(error):
+    """The error object as frame JSON, its type on one line (user code names its exception types).
+
+    Unbound str methods: a str subclass returned by __str__ cannot override them.
+    """
     if error is None:
         return "null"
+    kind = " ".join(str.split(str(error["type"])[:MAX_ERROR_CHARS]))
+    message = str.translate(str(error["message"])[:MAX_ERROR_CHARS], _LINE_BREAKS)
     return "{%s}" % ",".join(
         [
-            '"type":' + _quote(str(error["type"])[:MAX_ERROR_CHARS]),
-            '"message":' + _quote(str(error["message"])[:MAX_ERROR_CHARS]),
+            '"type":' + _quote(kind),
+            '"message":' + _quote(message),
             '"line":' + ("null" if error["line"] is None else str(int(error["line"]))),
             '"column":' + ("null" if error["column"] is None else str(int(error["column"]))),
         ]

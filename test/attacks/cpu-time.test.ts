@@ -1,23 +1,35 @@
 // Attacks on wall-clock time: infinite loops, sleeping past the limit, hanging at load time,
 // never-settling promises, and work left running after the function returned.
 import { describe, expect, it } from 'vitest';
-import { attack, BUDGET_MS, eventually, hostProcessesWith, marker, RUNTIMES, useAttackService, watchHostProcesses } from './support.js';
+import {
+  attack,
+  attackBeside,
+  BUDGET_MS,
+  eventually,
+  hostProcessesWith,
+  marker,
+  RUNTIMES,
+  useAttackService,
+  watchHostProcesses,
+} from './support.js';
 
 const threeCases = [1, 2, 3].map((x) => ({ args: { x }, expected: x }));
 
 describe.each(RUNTIMES)('time attacks under %s', (runtime) => {
   const ctx = useAttackService(runtime);
 
-  const timesOut = async (language: 'python' | 'javascript', code: string) => {
-    const { reply, results, elapsedMs } = await attack(ctx, language, code);
+  /** `beside`: with a /healthz prober and a victim execution (support.ts, attackBeside). */
+  const timesOut = async (language: 'python' | 'javascript', code: string, beside = false) => {
+    const { reply, results, elapsedMs } = await (beside ? attackBeside : attack)(ctx, language, code);
     expect(reply.status).toBe(408);
     expect(results.map((r) => r.error)).toEqual(['timed out']);
     // killed at the budget, not before
     expect(elapsedMs).toBeGreaterThanOrEqual(BUDGET_MS - 100);
   };
 
+  // this file's representative beside a prober and a victim: one core pinned for the whole budget
   it.concurrent('python: an infinite loop is killed at the budget (408)', () =>
-    timesOut('python', 'def f(x):\n    while True:\n        pass\n'),
+    timesOut('python', 'def f(x):\n    while True:\n        pass\n', true),
   );
   it.concurrent('javascript: an infinite loop is killed at the budget (408)', () =>
     timesOut('javascript', 'function f(x) { for (;;) {} }'),

@@ -1,7 +1,7 @@
 // Attacks on storage: filling the /tmp tmpfs, writing one huge file, filling /dev/shm, and writing
 // where nothing is writable. What a sandbox writes lives in memory and dies with the container.
 import { describe, expect, it } from 'vitest';
-import { attack, RUNTIMES, useAttackService } from './support.js';
+import { attack, attackBeside, RUNTIMES, useAttackService } from './support.js';
 
 const MB = 1024 * 1024;
 
@@ -11,7 +11,8 @@ describe.each(RUNTIMES)('storage attacks under %s', (runtime) => {
   it.concurrent('python: filling /tmp stops at the 64 MB tmpfs (ENOSPC)', async () => {
     const code =
       'import errno\ndef f(x):\n    chunk = b"a" * (1 << 20)\n    written = 0\n    try:\n        for i in range(1000):\n            with open("/tmp/fill-%d" % i, "wb") as fh:\n                for _ in range(8):\n                    fh.write(chunk)\n                    fh.flush()\n                    written += len(chunk)\n    except OSError as e:\n        return [written, errno.errorcode.get(e.errno)]\n    return [written, None]\n';
-    const { results } = await attack(ctx, 'python', code);
+    // beside a /healthz prober and a victim execution: this file's representative (support.ts, attackBeside)
+    const { results } = await attackBeside(ctx, 'python', code);
     expect(results[0].error).toBeNull();
     const [written, code_] = results[0].actual as [number, string];
     expect(code_).toBe('ENOSPC');

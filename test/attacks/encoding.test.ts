@@ -2,7 +2,7 @@
 // arrive where it belongs exactly (or as U+FFFD where the bytes were not UTF-8), and never break
 // the frame channel or the JSON answer.
 import { describe, expect, it } from 'vitest';
-import { attack, RUNTIMES, useAttackService } from './support.js';
+import { attack, attackBeside, RUNTIMES, useAttackService } from './support.js';
 
 const TRICKY = 'héllo\u0000wörld 😀 𝄞 ß \u202eevil\u202c \u2028\u2029 \x1e\x1b[31m \r\n\t end';
 
@@ -43,7 +43,8 @@ describe.each(RUNTIMES)('encoding attacks under %s', (runtime) => {
   it.concurrent('javascript: invalid UTF-8 in output becomes U+FFFD, the result is unaffected', async () => {
     const code =
       "function f(x) {\n  process.stdout.write(Buffer.from([0x61, 0xff, 0xfe, 0x62, 0x0a]));\n  require('fs').writeSync(1, Buffer.from([0x63, 0xc3, 0x28, 0x64, 0x0a]));\n  return x;\n}\n";
-    const { results } = await attack(ctx, 'javascript', code);
+    // beside a /healthz prober and a victim execution: this file's representative (support.ts, attackBeside)
+    const { results } = await attackBeside(ctx, 'javascript', code);
     expect(results[0]).toMatchObject({ passed: true, error: null });
     expect(results[0].stdout).toContain('a\ufffd\ufffdb\n');
     expect(results[0].stdout).toContain('c\ufffd(d\n');
@@ -89,5 +90,53 @@ describe.each(RUNTIMES)('encoding attacks under %s', (runtime) => {
       testCases: [{ args: { x: 2 }, expected: 6 }],
     });
     expect(js.results[0]).toMatchObject({ passed: true, error: null });
+  });
+
+  // An error's type name is the attacker's to choose (issue 13): line breaks in it, or in the
+  // message, must not make the result's `error` more than one line (a log or a report that prints
+  // it line by line would show a forged line). Both harnesses collapse them.
+  const ONE_LINE = /^[^\r\n\u0085\u2028\u2029]+$/;
+
+  it.concurrent('python: exception types named with newlines give a one-line error, at run and load time', async () => {
+    const code = [
+      'Bad = type("Bad\\nName\\r\\n", (Exception,), {})',
+      'Ctl = type("\\u2028Evil\\x85\\u2029\\r", (ValueError,), {})',
+      'def f(x):',
+      '    if x == 1:',
+      '        raise Bad("first line\\nsecond\\rthird\\u2028fourth")',
+      '    raise Ctl("x")',
+      '',
+    ].join('\n');
+    const testCases = [1, 2].map((x) => ({ args: { x }, expected: x }));
+    const run = await attack(ctx, 'python', code, { testCases });
+    expect(run.results.map((r) => r.error)).toEqual(['Bad Name: first line second third fourth (line 5)', 'Evil: x (line 6)']);
+    const load = await attack(ctx, 'python', 'raise type("Load\\r\\nError\\n", (Exception,), {})("at\\rload")\ndef f(x):\n    return x\n', {
+      testCases,
+    });
+    expect(load.results.map((r) => r.error)).toEqual(['Load Error: at load (line 1)', 'Load Error: at load (line 1)']);
+    for (const r of [...run.results, ...load.results]) expect(r.error).toMatch(ONE_LINE);
+  });
+
+  it.concurrent('javascript: Error subclasses named with newlines (name and constructor name) give a one-line error', async () => {
+    const code = [
+      'class Bad extends Error {}',
+      "const Named = { ['Ctor\\r\\nName\\u2028']: class extends Error {} }['Ctor\\r\\nName\\u2028'];",
+      'function f(x) {',
+      '  if (x === 1) {',
+      "    const e = new Bad('first line\\nsecond\\rthird\\u2028fourth');",
+      "    e.name = 'Bad\\nName\\r\\n';",
+      '    throw e;',
+      '  }',
+      "  const e = new Named('x');",
+      "  e.name = '';",
+      '  throw e;',
+      '}',
+      '',
+    ].join('\n');
+    const { results } = await attack(ctx, 'javascript', code, { testCases: [1, 2].map((x) => ({ args: { x }, expected: x })) });
+    // the line is where the error was made (the top of its stack)
+    expect(results[0].error).toBe('Bad Name: first line second third fourth (line 5)');
+    expect(results[1].error).toBe('Ctor Name: x (line 9)');
+    for (const r of results) expect(r.error).toMatch(ONE_LINE);
   });
 });

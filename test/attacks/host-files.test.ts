@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { attack, marker, RUNTIMES, useAttackService } from './support.js';
+import { attack, attackBeside, marker, RUNTIMES, useAttackService } from './support.js';
 
 // The service runs in this process, so this is in its environment (but must not reach a sandbox).
 const CANARY = `canary-${randomBytes(8).toString('hex')}`;
@@ -120,7 +120,8 @@ describe.each(RUNTIMES)('host file attacks under %s', (runtime) => {
 
   it.concurrent('python: writing outside /tmp fails, and nothing written appears on the host', async () => {
     const name = marker();
-    const { results } = await attack(ctx, 'python', WRITE_PROBE, { testCases: [{ args: { name }, expected: null }] });
+    // beside a /healthz prober and a victim execution: this file's representative (support.ts, attackBeside)
+    const { results } = await attackBeside(ctx, 'python', WRITE_PROBE, { testCases: [{ args: { name }, expected: null }] });
     expect(results[0].error).toBeNull();
     const out = results[0].actual as Record<string, string>;
     expect(out[`/tmp/${name}`], "the sandbox's own /tmp is writable").toBe('written');
@@ -160,5 +161,96 @@ describe.each(RUNTIMES)('host file attacks under %s', (runtime) => {
       expect(out[`write ${path}`], path).toMatch(/^(EROFS|EACCES|EPERM)$/);
     expect(existsSync(`/tmp/${name}`)).toBe(false);
     expect(existsSync(`/${name}`)).toBe(false);
+  });
+
+  // The files the engine may put in a container for its network identity (issue 13): none of
+  // them may be changed from inside, whether opened to write or to append, in either language.
+  // /dev/shm is another matter: see the test after this one.
+  it.concurrent('python and javascript: /etc/hosts, /etc/resolv.conf and /etc/hostname cannot be opened to write or append', async () => {
+    const python = `import errno
+def f(paths):
+    out = {}
+    for path in paths:
+        for mode in ("w", "a"):
+            try:
+                with open(path, mode) as fh:
+                    fh.write("6.6.6.6 pwned\\n")
+                out[path + " " + mode] = "written"
+            except OSError as e:
+                out[path + " " + mode] = errno.errorcode.get(e.errno, str(e.errno))
+    return out
+`;
+    const javascript = `function f(paths) {
+  const fs = require('fs');
+  const out = {};
+  for (const path of paths) {
+    for (const mode of ['w', 'a']) {
+      try { const fd = fs.openSync(path, mode); fs.writeSync(fd, '6.6.6.6 pwned\\n'); fs.closeSync(fd); out[path + ' ' + mode] = 'written'; }
+      catch (e) { out[path + ' ' + mode] = e.code; }
+    }
+  }
+  return out;
+}
+`;
+    const paths = ['/etc/hosts', '/etc/resolv.conf', '/etc/hostname'];
+    const testCases = [{ args: { paths }, expected: null }];
+    for (const [language, code] of [
+      ['python', python],
+      ['javascript', javascript],
+    ] as const) {
+      const { results } = await attack(ctx, language, code, { testCases });
+      expect(results[0].error, language).toBeNull();
+      const out = results[0].actual as Record<string, string>;
+      console.log(`/etc files under ${runtime} (${language}): ${JSON.stringify(out)}`);
+      expect(Object.keys(out)).toHaveLength(6);
+      // EROFS: the root (or the engine's bind mount) is read-only; EACCES: the file is root's
+      for (const [what, outcome] of Object.entries(out)) expect(outcome, `${language}: ${what}`).toMatch(/^(EROFS|EACCES)$/);
+    }
+  });
+
+  // Issue 13 asks for /dev/shm not writable. It stays writable, on purpose: Python's
+  // multiprocessing makes its locks, queues and pools with sem_open in /dev/shm, and with /dev/shm
+  // read-only (or absent, IpcMode "none") `multiprocessing.Lock()` fails with EROFS (or ENOENT) —
+  // ordinary solutions would break. What holds instead, asserted here: it is the container's own
+  // 64 MB tmpfs (counted against the memory limit, see disk.test.ts), mounted noexec, gone with the
+  // container, and nothing written there reaches the host's /dev/shm. docs/security.md records it.
+  it.concurrent('python: /dev/shm is a private 64 MB noexec tmpfs that multiprocessing needs; nothing reaches the host', async () => {
+    const name = marker('shm');
+    const code = `import errno, multiprocessing, os, subprocess
+def f(name):
+    out = {}
+    path = "/dev/shm/" + name
+    with open(path, "w") as fh:
+        fh.write("#!/bin/sh\\necho ran\\n")
+    os.chmod(path, 0o755)
+    out["written"] = os.path.getsize(path)
+    try:
+        out["exec"] = subprocess.run([path], capture_output=True, text=True).stdout
+    except OSError as e:
+        out["exec"] = errno.errorcode.get(e.errno, str(e.errno))
+    mount = [line.split() for line in open("/proc/self/mounts") if line.split()[1] == "/dev/shm"]
+    out["mount"] = mount[0][2:4] if mount else None
+    st = os.statvfs("/dev/shm")
+    out["size"] = st.f_blocks * st.f_frsize
+    lock = multiprocessing.Lock()
+    with lock:
+        with multiprocessing.Pool(2) as pool:
+            out["pool"] = pool.map(abs, [-1, -2])
+    return out
+`;
+    const { results } = await attack(ctx, 'python', code, { testCases: [{ args: { name }, expected: null }] });
+    expect(results[0].error).toBeNull();
+    const out = results[0].actual as { written: number; exec: string; mount: [string, string] | null; size: number; pool: number[] };
+    console.log(`/dev/shm under ${runtime}: ${JSON.stringify(out)}`);
+    expect(out.written).toBeGreaterThan(0);
+    expect(out.exec, 'a script in /dev/shm cannot be run').toBe('EACCES');
+    expect(out.mount?.[0]).toBe('tmpfs');
+    expect(out.mount?.[1].split(',')).toEqual(expect.arrayContaining(['rw', 'noexec']));
+    // runc and crun also say nosuid,nodev; gVisor's own tmpfs does not list them (it has no set-uid
+    // binaries or device nodes of the host to honour)
+    if (runtime !== 'runsc') expect(out.mount?.[1].split(',')).toEqual(expect.arrayContaining(['nosuid', 'nodev']));
+    expect(out.size).toBe(64 * 1024 * 1024);
+    expect(out.pool).toEqual([1, 2]);
+    expect(existsSync(`/dev/shm/${name}`), 'the host /dev/shm').toBe(false);
   });
 });

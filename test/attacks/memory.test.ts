@@ -1,6 +1,6 @@
 // Attacks on memory: one 10 GB allocation, allocating until something gives, in both languages.
 import { describe, expect, it } from 'vitest';
-import { attack, RUNTIMES, useAttackService } from './support.js';
+import { attack, attackBeside, RUNTIMES, useAttackService } from './support.js';
 
 // The engine does not always flag an OOM kill: under gVisor the guest kernel kills the process
 // itself and the engine never hears of it, and under runc the flag is sometimes still unset a
@@ -28,7 +28,8 @@ describe.each(RUNTIMES)('memory attacks under %s', (runtime) => {
   it.concurrent('python: growing a list of 1 MB blocks ends at the memory limit, finished cases kept', async () => {
     const code =
       'def f(x):\n    if x == 2:\n        blocks = []\n        while True:\n            blocks.append(bytearray(1 << 20))\n    return x\n';
-    const { reply, results } = await attack(ctx, 'python', code, { testCases: threeCases });
+    // beside a /healthz prober and a victim execution: this file's representative (support.ts, attackBeside)
+    const { reply, results } = await attackBeside(ctx, 'python', code, { testCases: threeCases });
     expect(reply.status).toBe(200);
     expect(results[0]).toMatchObject({ passed: true, error: null });
     expect(results[1].error).toMatch(MEMORY_ERROR);

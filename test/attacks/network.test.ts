@@ -4,7 +4,7 @@
 import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attack, dockerGateway, RUNTIMES, sleep, useAttackService } from './support.js';
+import { attack, attackBeside, dockerGateway, RUNTIMES, sleep, useAttackService } from './support.js';
 
 let tcpServer: Server;
 let udpServer: UdpSocket;
@@ -146,7 +146,8 @@ describe.each(RUNTIMES)('network attacks under %s', (runtime) => {
 
   it.concurrent('python: no TCP, UDP, DNS or raw socket reaches the host or the internet', async () => {
     const { tcp, udp } = targets();
-    const { results } = await attack(ctx, 'python', PYTHON_PROBE, { testCases: [{ args: { tcp, udp }, expected: null }] });
+    // beside a /healthz prober and a victim execution: this file's representative (support.ts, attackBeside)
+    const { results } = await attackBeside(ctx, 'python', PYTHON_PROBE, { testCases: [{ args: { tcp, udp }, expected: null }] });
     expect(results[0].error).toBeNull();
     const out = results[0].actual as Record<string, string>;
     await expectNoWayOut(out);

@@ -2,7 +2,7 @@
 // depth limit, and a huge flat array. The core rejects what is over its limits with 400/413.
 import { describe, expect, it } from 'vitest';
 import { execute } from '../support/service.js';
-import { attack, RUNTIMES, useAttackService } from './support.js';
+import { attack, attackBeside, RUNTIMES, useAttackService } from './support.js';
 
 const nest = (depth: number): unknown => {
   let value: unknown = 0;
@@ -25,8 +25,13 @@ describe.each(RUNTIMES)('payload attacks under %s', (runtime) => {
 
   it.concurrent('python: a 900 KB string argument runs and is echoed intact', async () => {
     const s = 'ab'.repeat(450_000);
-    const { reply, results } = await attack(ctx, 'python', 'def f(s):\n    return [len(s), s[-3:]]\n', {
+    // beside a /healthz prober and a victim execution: this file's representative (support.ts, attackBeside)
+    const { reply, results } = await attackBeside(ctx, 'python', 'def f(s):\n    return [len(s), s[-3:]]\n', {
       testCases: [{ args: { s }, expected: [900_000, 'bab'] }],
+      // Open defect (docs/security.md): the service parses request bodies with lossless-json on
+      // its event loop, 70-110 ms for this 900 KB body alone; measured 73-103 ms beside it. The
+      // goal is BESIDE_HEALTH_WAIT_MS (100 ms); this bound only keeps the stall from growing.
+      knownHealthWaitMs: 250,
     });
     expect(reply.status).toBe(200);
     expect(results[0]).toMatchObject({ passed: true, error: null });

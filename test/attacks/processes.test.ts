@@ -1,13 +1,14 @@
 // Attacks on the process table: fork bombs, thread bombs, and how many tasks a sandbox may have.
 import { describe, expect, it } from 'vitest';
-import { attack, BUDGET_MS, RUNTIMES, useAttackService } from './support.js';
+import { attack, attackBeside, BUDGET_MS, RUNTIMES, useAttackService } from './support.js';
 
 describe.each(RUNTIMES)('process and thread attacks under %s', (runtime) => {
   const ctx = useAttackService(runtime);
 
   it.concurrent('python: a fork bomb is contained', async () => {
     const code = 'import os\ndef f(x):\n    while True:\n        try:\n            os.fork()\n        except OSError:\n            pass\n';
-    const { results } = await attack(ctx, 'python', code);
+    // beside a /healthz prober and a victim execution: this file's representative (support.ts, attackBeside)
+    const { results } = await attackBeside(ctx, 'python', code);
     // runc: the pids limit stops the bomb, which spins until the budget kills it (408).
     // gVisor: its guest processes are heavier, so the memory limit (or the Sentry's host task
     // limit, which ends the sandbox) stops it first; either way it is contained.

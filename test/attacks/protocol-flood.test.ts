@@ -4,7 +4,7 @@
 // at most one frame's worth (8 MiB), reports stray output capped and drops frames it cannot read;
 // the harness refuses a return value over 1 MiB with a clear error.
 import { describe, expect, it } from 'vitest';
-import { attack, BUDGET_MS, RUNTIMES, useAttackService, type AttackLanguage } from './support.js';
+import { attack, attackBeside, BUDGET_MS, RUNTIMES, useAttackService, type AttackLanguage } from './support.js';
 
 const CAP = 64 * 1024;
 const MARKER = '\n...[truncated]';
@@ -41,9 +41,10 @@ describe.each(RUNTIMES)('protocol flood attacks under %s', (runtime) => {
   /**
    * `code` floods in its first case only: both cases pass with the real result, the first with its
    * output capped and starting with `startsWith`, the second (same container) with no output.
+   * `beside`: with a /healthz prober and a victim execution (support.ts, attackBeside).
    */
-  const flood = async (language: AttackLanguage, code: string, startsWith: string) => {
-    const outcome = await attack(ctx, language, code, { testCases: twoCases });
+  const flood = async (language: AttackLanguage, code: string, startsWith: string, beside = false) => {
+    const outcome = await (beside ? attackBeside : attack)(ctx, language, code, { testCases: twoCases });
     expect(outcome.reply.status).toBe(200);
     expect(outcome.results.map((r) => [r.passed, r.actual, r.error])).toEqual([
       [true, 1, null],
@@ -61,7 +62,8 @@ describe.each(RUNTIMES)('protocol flood attacks under %s', (runtime) => {
 
   it.concurrent('python: a 12 MB frame-like line with no newline on fd 1', async () => {
     const code = `${PY_WRITE_ALL}def f(x):\n    if x == 1:\n        write_all(b'${frameLikeHead}' + b"a" * ${FLOOD})\n    return x\n`;
-    await flood('python', code, `\x1e${FAKE_NONCE} {"t":"result"`);
+    // this file's representative beside a prober and a victim
+    await flood('python', code, `\x1e${FAKE_NONCE} {"t":"result"`, true);
   });
 
   it.concurrent('javascript: a 12 MB frame-like line with no newline on fd 1', async () => {

@@ -1,7 +1,7 @@
 // Attacks on the harness protocol (docs/harness-protocol.md): fake frames printed by user code,
 // a stray frame mark, and frames forged with a nonce recovered from the harness's own memory.
 import { describe, expect, it } from 'vitest';
-import { attack, RUNTIMES, useAttackService } from './support.js';
+import { attack, attackBeside, RUNTIMES, useAttackService } from './support.js';
 
 const twoCases = [1, 2].map((x) => ({ args: { x }, expected: x }));
 const FAKE_LINES = [
@@ -29,7 +29,8 @@ describe.each(RUNTIMES)('protocol attacks under %s', (runtime) => {
 
   it.concurrent('python: fake frames written to fd 1 are stray output, the real (wrong) results stand', async () => {
     const code = `import os\nFAKE = ${JSON.stringify(FAKE_LINES)}\ndef f(x):\n    for line in FAKE:\n        os.write(1, (line + "\\n").encode())\n    return x + 100\n`;
-    const { reply, results } = await attack(ctx, 'python', code, { testCases: twoCases });
+    // beside a /healthz prober and a victim execution: this file's representative (support.ts, attackBeside)
+    const { reply, results } = await attackBeside(ctx, 'python', code, { testCases: twoCases });
     expect(reply.status).toBe(200);
     expect(results.map((r) => [r.passed, r.actual, r.error])).toEqual([
       [false, 101, null],

@@ -1,7 +1,7 @@
 // Attacks by depth: runaway recursion (with and without a raised recursion limit) and returned
 // values that are too deep, cyclic or hostile to encode.
 import { describe, expect, it } from 'vitest';
-import { attack, RUNTIMES, useAttackService } from './support.js';
+import { attack, attackBeside, RUNTIMES, useAttackService } from './support.js';
 
 describe.each(RUNTIMES)('recursion attacks under %s', (runtime) => {
   const ctx = useAttackService(runtime);
@@ -13,7 +13,13 @@ describe.each(RUNTIMES)('recursion attacks under %s', (runtime) => {
 
   it.concurrent('python: recursion with the limit raised to 10**9 is contained', async () => {
     const code = 'import sys\nsys.setrecursionlimit(10 ** 9)\ndef f(x):\n    return f(x + 1) + 1\n';
-    const { results } = await attack(ctx, 'python', code);
+    // beside a /healthz prober and a victim execution: this file's representative (support.ts, attackBeside)
+    const { results } = await attackBeside(ctx, 'python', code, {
+      // Open (docs/security.md, "Beside an attack"): a gVisor sandbox growing into its memory limit
+      // stalled the service's event loop by 41, 128 and 246 ms in three runs on two cores (the
+      // victim: 24-313 ms). The goal stays BESIDE_HEALTH_WAIT_MS; under runc it holds (7-58 ms).
+      knownHealthWaitMs: runtime === 'runsc' ? 500 : undefined,
+    });
     expect(results[0].passed).toBe(false);
     expect(results[0].error).toMatch(/^(memory limit exceeded|the sandbox process exited|MemoryError|RecursionError|timed out)/);
   });

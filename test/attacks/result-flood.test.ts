@@ -6,7 +6,8 @@
 // docs/security.md ("Result floods") records the figures.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Service } from '../../src/service.js';
-import { execute, startTestService, type ExecuteReply } from '../support/service.js';
+import { execute, startTestService } from '../support/service.js';
+import { expectVictimAnswered, sendVictim, startProber, VICTIM } from './support.js';
 
 const BUDGET = 4 * 1024 * 1024;
 /**
@@ -17,36 +18,6 @@ const BUDGET = 4 * 1024 * 1024;
 const MAX_HEALTH_WAIT_MS = 600;
 const VICTIM_WITHIN_MS = 3_000;
 const ANSWER_WITHIN_MS = 20_000;
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-interface Prober {
-  stop(): Promise<{ longestWaitMs: number; probes: number }>;
-}
-
-/** Asks /healthz every 20 ms; the longest wait is from sending a probe to its answer (or to the next tick, if later). */
-function startProber(service: Service): Prober {
-  let running = true;
-  let longestWaitMs = 0;
-  let probes = 0;
-  const loop = (async () => {
-    while (running) {
-      const sent = performance.now();
-      const response = await fetch(`${service.url}/healthz`);
-      await response.arrayBuffer();
-      longestWaitMs = Math.max(longestWaitMs, performance.now() - sent);
-      probes += 1;
-      await sleep(Math.max(0, 20 - (performance.now() - sent)));
-    }
-  })();
-  return {
-    async stop() {
-      running = false;
-      await loop;
-      return { longestWaitMs: Math.round(longestWaitMs), probes };
-    },
-  };
-}
 
 interface Attack {
   name: string;
@@ -83,15 +54,6 @@ const ATTACKS: Attack[] = [
   },
 ];
 
-const VICTIM = {
-  language: 'python',
-  code: 'def add(a, b):\n    return a + b\n',
-  testCases: [
-    { args: { a: 1, b: 2 }, expected: 3 },
-    { args: { a: 'x', b: 'y' }, expected: 'xy' },
-  ],
-};
-
 describe('result floods (issue 13): bounded work per execution', () => {
   let service: Service;
 
@@ -125,16 +87,12 @@ describe('result floods (issue 13): bounded work per execution', () => {
       const text = await response.text();
       return { status: response.status, text, elapsedMs: Math.round(performance.now() - started) };
     })();
-    const victim = (async () => {
-      await sleep(1_000);
-      const sent = performance.now();
-      const reply: ExecuteReply = await execute(service, VICTIM);
-      return { reply, elapsedMs: Math.round(performance.now() - sent) };
-    })();
+    const victim = sendVictim(service, 1_000);
 
     const answered = await attack;
     const health = await prober.stop();
-    const { reply: victimReply, elapsedMs: victimMs } = await victim;
+    const victimReply = await victim;
+    const victimMs = victimReply.elapsedMs;
     const summary = `${language} attack: answered ${answered.status} after ${answered.elapsedMs} ms with ${answered.text.length} bytes; longest /healthz wait ${health.longestWaitMs} ms over ${health.probes} probes; victim ${victimMs} ms`;
     console.log(summary);
 
@@ -142,11 +100,7 @@ describe('result floods (issue 13): bounded work per execution', () => {
     expect([200, 408], summary).toContain(answered.status);
     expect(answered.elapsedMs, summary).toBeLessThan(ANSWER_WITHIN_MS);
     expect(answered.text.length, summary).toBeLessThan(BUDGET + 2 * 1024 * 1024);
-    expect(victimReply.status, summary).toBe(200);
-    expect(victimReply.body.results?.map((r) => [r.passed, r.error])).toEqual([
-      [true, null],
-      [true, null],
-    ]);
+    expectVictimAnswered(victimReply);
     expect(victimMs, summary).toBeLessThan(VICTIM_WITHIN_MS);
 
     const results = (JSON.parse(answered.text) as { results: Array<{ passed: boolean; error: string | null }> }).results;

@@ -1,7 +1,7 @@
 // Attacks on the harness process itself: killing it or its parent, killing pid 1, and exiting or
 // crashing in the middle of a case.
 import { describe, expect, it } from 'vitest';
-import { attack, RUNTIMES, useAttackService, type AttackLanguage } from './support.js';
+import { attack, attackBeside, RUNTIMES, useAttackService, type AttackLanguage } from './support.js';
 
 const threeCases = [1, 2, 3].map((x) => ({ args: { x }, expected: x }));
 const EXITED = (code: number | string = '\\d+') =>
@@ -54,9 +54,15 @@ describe.each(RUNTIMES)('kill and exit attacks under %s', (runtime) => {
   );
 
   it.concurrent('python: os._exit mid-case marks the rest with the exit code', async () => {
-    const { reply, results } = await attack(ctx, 'python', 'import os\ndef f(x):\n    if x == 2:\n        os._exit(3)\n    return x\n', {
-      testCases: threeCases,
-    });
+    // beside a /healthz prober and a victim execution: this file's representative (support.ts, attackBeside)
+    const { reply, results } = await attackBeside(
+      ctx,
+      'python',
+      'import os\ndef f(x):\n    if x == 2:\n        os._exit(3)\n    return x\n',
+      {
+        testCases: threeCases,
+      },
+    );
     expect(reply.status).toBe(200);
     expect(results.map((r) => [r.passed, r.error])).toEqual([
       [true, null],

@@ -1,7 +1,7 @@
 // Attacks on the standard streams: closing or redirecting stdout/stderr, closing every file
 // descriptor (the harness's private result channel included), and reading stdin.
 import { describe, expect, it } from 'vitest';
-import { attack, RUNTIMES, useAttackService } from './support.js';
+import { attack, attackBeside, RUNTIMES, useAttackService } from './support.js';
 
 const twoCases = [1, 2].map((x) => ({ args: { x }, expected: x }));
 const EXITED = /^the sandbox process exited before this case finished \(exit code \d+\)$/;
@@ -33,7 +33,8 @@ describe.each(RUNTIMES)('stdio attacks under %s', (runtime) => {
 
   it.concurrent('python: closing every file descriptor ends the run with a well-formed error', async () => {
     const code = 'import os\ndef f(x):\n    os.closerange(0, 65536)\n    return x\n';
-    const { reply, results } = await attack(ctx, 'python', code, { testCases: twoCases });
+    // beside a /healthz prober and a victim execution: this file's representative (support.ts, attackBeside)
+    const { reply, results } = await attackBeside(ctx, 'python', code, { testCases: twoCases });
     expect(reply.status).toBe(200);
     for (const r of results) expect(r.error).toMatch(EXITED);
   });

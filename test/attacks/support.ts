@@ -15,7 +15,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Docker from 'dockerode';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect, vi } from 'vitest';
 import type { Service } from '../../src/service.js';
 import { ociLayout } from '../../src/core/sandbox/oci/oci-engine.js';
 import { findExecutable, RuntimeCli } from '../../src/core/sandbox/oci/runtime-cli.js';
@@ -31,6 +31,14 @@ export const RUNTIMES = (process.env.ATTACK_RUNTIMES ?? (DRIVER === 'oci' ? 'cru
   .split(',')
   .map((r) => r.trim())
   .filter(Boolean);
+/**
+ * An attack test starts when its file does and may then wait its turn for a slot (see takeSlot)
+ * behind the other attacks of both vitest workers, and behind an attackBeside that takes them all:
+ * a file of a dozen 5 s attacks waits longer than vitest's default 60 s. Timings are asserted
+ * from when an attack holds its slot, so the wait only needs room.
+ */
+vi.setConfig({ testTimeout: 180_000 });
+
 /** The execution budget the attack services run with. */
 export const BUDGET_MS = 5_000;
 /** Every attack must be answered within the budget plus one second. */
@@ -82,16 +90,22 @@ export function useAttackService(runtime: string, env: Record<string, string> = 
       return service;
     },
   };
+  // Starting and closing a service start and remove containers (a gVisor start costs about a core
+  // for half a second): done holding a slot, like an attack, so that no attack measured beside
+  // its neighbours (attackBeside) shares the machine with them.
   beforeAll(async () => {
-    service = await startTestService({ SANDBOX_RUNTIME: runtime, EXECUTION_TIMEOUT_MS: String(BUDGET_MS), ...env });
+    service = await withSlots(1, () => startTestService({ SANDBOX_RUNTIME: runtime, EXECUTION_TIMEOUT_MS: String(BUDGET_MS), ...env }));
   });
   afterAll(async () => {
     if (!service) return;
-    try {
-      await expectSettled(service);
-    } finally {
-      await service.close();
-    }
+    const open = service;
+    await withSlots(1, async () => {
+      try {
+        await expectSettled(open);
+      } finally {
+        await open.close();
+      }
+    });
     // close() can resolve while pool containers that were still starting are being removed
     // (see shutdown.test.ts for the strict check); here a leak is one that never goes away.
     const closed = service;
@@ -163,6 +177,19 @@ async function expectSettled(service: Service): Promise<void> {
   }
 }
 
+/** Waits (up to 5 s) until no execution runs and no pool container is starting or in use. */
+async function poolRefilled(service: Service): Promise<void> {
+  await eventually(
+    () => {
+      const stats = service.runner.stats();
+      const pools = Object.values(stats.pools);
+      return stats.queued + stats.running + pools.reduce((n, p) => n + p.starting + p.inUse + p.waiting, 0) === 0;
+    },
+    5_000,
+    50,
+  );
+}
+
 /**
  * A semaphore shared by every test process on this machine (vitest runs two files at a time, and
  * a developer may run the suite while CI does): a slot is a file created with O_EXCL. Timing is
@@ -202,24 +229,59 @@ async function takeSlot(): Promise<() => void> {
   }
 }
 
+/**
+ * The gate a taker of more than one slot passes first: two of them each holding one slot and
+ * waiting for the other's would wait for each other until the slots went stale. Single-slot takers
+ * never wait while holding a slot, so they need no gate.
+ */
+async function takeGate(): Promise<() => void> {
+  mkdirSync(SLOT_DIR, { recursive: true });
+  const path = join(SLOT_DIR, 'gate');
+  for (;;) {
+    try {
+      writeFileSync(path, String(process.pid), { flag: 'wx' });
+      return () => rmSync(path, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (!ownerAlive(path)) rmSync(path, { force: true });
+    }
+    await sleep(25 + Math.random() * 50);
+  }
+}
+
+/** Whether an attack that takes every slot (attackBeside) holds the gate: it is waiting for them, or running. */
+function besideWaiting(): boolean {
+  try {
+    statSync(join(SLOT_DIR, 'gate'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Runs `work` holding `count` slots (for a test that puts several executions in flight at once). */
 async function withSlots<T>(count: number, work: () => Promise<T>): Promise<T> {
   const releases: Array<() => void> = [];
+  const wanted = Math.min(count, ATTACK_CONCURRENCY);
   try {
-    for (let i = 0; i < Math.min(count, ATTACK_CONCURRENCY); i += 1) releases.push(await takeSlot());
+    if (wanted > 1) releases.push(await takeGate());
+    for (let i = 0; i < wanted; i += 1) releases.push(await takeSlot());
     return await work();
   } finally {
     for (const release of releases) release();
   }
 }
 
-const withSlot = <T>(work: () => Promise<T>) => withSlots(1, work);
-
 export interface AttackOptions {
   /** Defaults to one case, `{ x: 1 }` expecting 1. */
   testCases?: TestCase[];
   /** Defaults to `f`, the entry point of every attack. */
   functionName?: string;
+  /**
+   * attackBeside only: a longer bound than BESIDE_HEALTH_WAIT_MS for the prober's longest wait, for
+   * a stall that is a known open defect (named where it is used, and in docs/security.md).
+   */
+  knownHealthWaitMs?: number;
 }
 
 export interface AttackOutcome {
@@ -240,25 +302,168 @@ export async function attack(
   code: string,
   options: AttackOptions = {},
 ): Promise<AttackOutcome> {
+  const { outcome } = await runAttack(ctx, language, code, options, false);
+  return outcome;
+}
+
+/** What the neighbours of an attack saw (see attackBeside). */
+export interface BesideFigures {
+  /** The longest time a /healthz probe waited for its answer, from when it was due. */
+  longestHealthWaitMs: number;
+  probes: number;
+  /** From sending the victim's execution to its answer. */
+  victimMs: number;
+}
+
+/** The bounds of issue 13: no attack stalls /healthz for 100 ms or another caller's small execution for a second. */
+export const BESIDE_HEALTH_WAIT_MS = 100;
+export const BESIDE_VICTIM_MS = 1_000;
+
+/**
+ * `attack`, with neighbours: a prober asks /healthz every 20 ms from when the attack is sent until
+ * both it and the victim are answered, and a victim (a small correct Python execution) is sent one
+ * second in. Asserts the prober's longest wait under 100 ms and the victim answered correctly
+ * within a second, besides everything `attack` asserts. It holds every attack slot, so that no
+ * other attack of the suite shares the machine with it: what is measured is this attack's effect.
+ * The figures are logged (one line, "beside: …") for docs/security.md.
+ */
+export async function attackBeside(
+  ctx: AttackContext,
+  language: AttackLanguage | 'typescript',
+  code: string,
+  options: AttackOptions = {},
+): Promise<AttackOutcome & { beside: BesideFigures }> {
+  const { outcome, beside } = await runAttack(ctx, language, code, options, true);
+  if (!beside) throw new Error('no figures from beside the attack');
+  const summary = `beside: ${ctx.runtime} ${language} attack answered ${outcome.reply.status} after ${outcome.elapsedMs} ms; longest /healthz wait ${beside.longestHealthWaitMs} ms over ${beside.probes} probes; victim ${beside.victimMs} ms; load ${os.loadavg()[0].toFixed(2)}`;
+  console.log(summary);
+  expect(beside.longestHealthWaitMs, summary).toBeLessThan(options.knownHealthWaitMs ?? BESIDE_HEALTH_WAIT_MS);
+  expect(beside.victimMs, summary).toBeLessThan(BESIDE_VICTIM_MS);
+  return { ...outcome, beside };
+}
+
+async function runAttack(
+  ctx: AttackContext,
+  language: AttackLanguage | 'typescript',
+  code: string,
+  options: AttackOptions,
+  withNeighbours: boolean,
+): Promise<{ outcome: AttackOutcome; beside?: BesideFigures }> {
   const testCases = options.testCases ?? oneCase;
   const body = { language, code, testCases, functionName: options.functionName ?? 'f' };
-  const outcome = await withSlot(async () => {
+  const measured = await withSlots(withNeighbours ? ATTACK_CONCURRENCY : 1, async () => {
     const histogram = monitorEventLoopDelay({ resolution: 10 });
     histogram.enable();
-    const started = Date.now();
-    const reply = await execute(ctx.service, body);
-    const elapsedMs = Date.now() - started;
-    histogram.disable();
+    if (withNeighbours) await poolRefilled(ctx.service);
+    const prober = withNeighbours ? startProber(ctx.service) : undefined;
+    let reply: ExecuteReply;
+    let elapsedMs: number;
+    let victimReply: VictimReply | undefined;
+    let probed: { longestWaitMs: number; probes: number } | undefined;
+    try {
+      const started = Date.now();
+      const victim = withNeighbours ? sendVictim(ctx.service, 1_000) : undefined;
+      reply = await execute(ctx.service, body);
+      elapsedMs = Date.now() - started;
+      victimReply = await victim;
+    } finally {
+      // a failed attack must not leave the prober running
+      probed = await prober?.stop();
+      histogram.disable();
+    }
     // the normal execution right after the attack, still inside the slot
     const health = await checkHealth(ctx, language === 'typescript' ? 'javascript' : language);
-    return { reply, elapsedMs, maxLoopDelayMs: Math.round(histogram.max / 1e6), health };
+    // The pool's refills (of the attack's container and the normal one's) are part of this
+    // attack's cost. When an attack measured beside its neighbours is waiting for the slots, they
+    // are waited for inside the slot, so that they do not land in its measurement; otherwise the
+    // slot goes at once (waiting every time would lengthen the suite by a gVisor start per attack).
+    if (withNeighbours || besideWaiting()) await poolRefilled(ctx.service);
+    return { reply, elapsedMs, maxLoopDelayMs: Math.round(histogram.max / 1e6), health, victimReply, probed };
   });
-  const { reply, elapsedMs } = outcome;
+  const { reply, elapsedMs, victimReply, probed } = measured;
   expect([200, 408], `status ${reply.status}: ${JSON.stringify(reply.body).slice(0, 500)}`).toContain(reply.status);
   expect(elapsedMs, `answered after ${elapsedMs} ms`).toBeLessThanOrEqual(ANSWER_WITHIN_MS);
   const results = expectWellFormed(reply, testCases);
-  expectHealthyReply(outcome.health);
-  return { reply, results, elapsedMs, maxLoopDelayMs: outcome.maxLoopDelayMs };
+  expectHealthyReply(measured.health);
+  const outcome = { reply, results, elapsedMs, maxLoopDelayMs: measured.maxLoopDelayMs };
+  if (!victimReply || !probed) return { outcome };
+  expectVictimAnswered(victimReply);
+  return { outcome, beside: { longestHealthWaitMs: probed.longestWaitMs, probes: probed.probes, victimMs: victimReply.elapsedMs } };
+}
+
+export interface Prober {
+  /** Stops probing (after the probe in flight) and reports the longest wait and how many probes were answered. */
+  stop(): Promise<{ longestWaitMs: number; probes: number }>;
+}
+
+/**
+ * Asks `service`'s /healthz every `everyMs` (20 ms) until stopped. A probe's wait runs from when it
+ * was due to its answer: the service runs in the test's process, so a stalled event loop also
+ * delays the prober's own timer, and that delay is part of what a real client would have waited.
+ */
+export function startProber(service: Service, everyMs = 20): Prober {
+  let running = true;
+  let longestWaitMs = 0;
+  let probes = 0;
+  let failure: unknown;
+  const loop = (async () => {
+    let due = performance.now();
+    while (running) {
+      const response = await fetch(`${service.url}/healthz`);
+      await response.arrayBuffer();
+      const answered = performance.now();
+      if (!response.ok) throw new Error(`/healthz answered ${response.status}`);
+      longestWaitMs = Math.max(longestWaitMs, answered - due);
+      probes += 1;
+      due += everyMs;
+      if (due < answered) due = answered;
+      await sleep(due - answered);
+    }
+  })().catch((error: unknown) => {
+    // kept for stop(), so that a failed probe is not an unhandled rejection meanwhile
+    failure = error;
+  });
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      if (failure) throw failure;
+      return { longestWaitMs: Math.round(longestWaitMs), probes };
+    },
+  };
+}
+
+/** The victim beside an attack: a small correct Python execution. */
+export const VICTIM = {
+  language: 'python',
+  code: 'def add(a, b):\n    return a + b\n',
+  testCases: [
+    { args: { a: 1, b: 2 }, expected: 3 },
+    { args: { a: 'x', b: 'y' }, expected: 'xy' },
+  ],
+} as const;
+
+export interface VictimReply {
+  reply: ExecuteReply;
+  /** From sending the victim to its answer. */
+  elapsedMs: number;
+}
+
+/** Sends VICTIM to `service` after `afterMs`. */
+export async function sendVictim(service: Service, afterMs: number): Promise<VictimReply> {
+  await sleep(afterMs);
+  const sent = performance.now();
+  const reply = await execute(service, VICTIM);
+  return { reply, elapsedMs: Math.round(performance.now() - sent) };
+}
+
+/** The victim got 200 with both of its cases passing. */
+export function expectVictimAnswered({ reply }: VictimReply): void {
+  expect(reply.status, `the victim: ${JSON.stringify(reply.body).slice(0, 300)}`).toBe(200);
+  expect(reply.body.results?.map((r) => [r.passed, r.error])).toEqual([
+    [true, null],
+    [true, null],
+  ]);
 }
 
 /** The shape every 200/408 answer has: one result per case, in order, each with one-line error or null. */
@@ -277,7 +482,8 @@ function expectWellFormed(reply: ExecuteReply, testCases: TestCase[]): CaseResul
     if (result.error !== null) {
       expect(typeof result.error).toBe('string');
       expect(result.error.length).toBeGreaterThan(0);
-      expect(result.error).not.toContain('\n');
+      // one line for a terminal or a log too: no "\r", NEL or Unicode line or paragraph separator either
+      expect(result.error).not.toMatch(/[\n\r\u0085\u2028\u2029]/);
       expect(result.passed).toBe(false);
     }
   }
