@@ -7,15 +7,16 @@ export interface HarnessError {
 }
 
 const MAX_MESSAGE_CHARS = 1_000;
+const MAX_TYPE_CHARS = 200;
+/** Every kind of line break, with the blanks around it: a forged frame can carry any of them, and `error` stays one line. */
+const LINE_BREAK = /[\s\u0085]*[\n\r\v\f\u0085\u2028\u2029][\s\u0085]*/g;
+
+const oneLine = (text: string, max: number) => text.replace(LINE_BREAK, ' ').trim().slice(0, max);
 
 /** One line: type, message and the user-code line (mapped back to the TypeScript source when there is a map). */
 export function formatHarnessError(error: HarnessError, lineMap?: (line: number) => number): string {
-  const type = typeof error.type === 'string' && error.type ? error.type : 'Error';
-  const rawMessage = typeof error.message === 'string' ? error.message : '';
-  const message = rawMessage
-    .replace(/\s*\n\s*/g, ' ')
-    .trim()
-    .slice(0, MAX_MESSAGE_CHARS);
+  const type = (typeof error.type === 'string' && oneLine(error.type, MAX_TYPE_CHARS)) || 'Error';
+  const message = typeof error.message === 'string' ? oneLine(error.message, MAX_MESSAGE_CHARS) : '';
   const line = Number(error.line);
   const column = Number(error.column);
   let where = '';
