@@ -316,8 +316,8 @@ export interface BesideFigures {
 }
 
 /** The bounds of issue 13: no attack stalls /healthz for 100 ms or another caller's small execution for a second. */
-export const BESIDE_HEALTH_WAIT_MS = 100;
-export const BESIDE_VICTIM_MS = 1_000;
+const BESIDE_HEALTH_WAIT_MS = 100;
+const BESIDE_VICTIM_MS = 1_000;
 
 /**
  * `attack`, with neighbours: a prober asks /healthz every 20 ms from when the attack is sent until
