@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { outboxMessages, type Db } from '../../../src/platform/index.js';
 import { webhookEndpoints } from '../../../src/resources/webhooks/table.js';
 import { Api, dataOf, type Answer } from './client.js';
@@ -146,8 +146,8 @@ export interface OutboxRow {
   status: string;
 }
 
-/** The invite emails of a session, oldest first. */
-export async function emailsOf(db: Db, sessionId: string): Promise<OutboxRow[]> {
+/** Outbox messages matching `where`, oldest first. */
+function outboxRows(db: Db, where: SQL | undefined): Promise<OutboxRow[]> {
   return db
     .select({
       kind: outboxMessages.kind,
@@ -157,24 +157,17 @@ export async function emailsOf(db: Db, sessionId: string): Promise<OutboxRow[]> 
       status: outboxMessages.status,
     })
     .from(outboxMessages)
-    .where(and(eq(outboxMessages.kind, 'email'), eq(outboxMessages.target_id, sessionId)))
+    .where(where)
     .orderBy(asc(outboxMessages.created_at));
 }
 
+/** The invite emails of a session, oldest first. */
+export const emailsOf = (db: Db, sessionId: string): Promise<OutboxRow[]> =>
+  outboxRows(db, and(eq(outboxMessages.kind, 'email'), eq(outboxMessages.target_id, sessionId)));
+
 /** The webhook messages about a session (its id in the payload's data), oldest first. */
-export async function eventsOf(db: Db, sessionId: string): Promise<OutboxRow[]> {
-  return db
-    .select({
-      kind: outboxMessages.kind,
-      topic: outboxMessages.topic,
-      target_id: outboxMessages.target_id,
-      payload: outboxMessages.payload,
-      status: outboxMessages.status,
-    })
-    .from(outboxMessages)
-    .where(and(eq(outboxMessages.kind, 'webhook'), sql`${outboxMessages.payload} -> 'data' ->> 'id' = ${sessionId}`))
-    .orderBy(asc(outboxMessages.created_at));
-}
+export const eventsOf = (db: Db, sessionId: string): Promise<OutboxRow[]> =>
+  outboxRows(db, and(eq(outboxMessages.kind, 'webhook'), sql`${outboxMessages.payload} -> 'data' ->> 'id' = ${sessionId}`));
 
 /** The workspace's credits, as the usage route reports them. */
 export const creditsOf = async (api: Api): Promise<number> => dataOf<{ credits: number }>(await api.get('/api/v1/usage'), 200).credits;
