@@ -30,10 +30,15 @@ command -v debootstrap >/dev/null 2>&1 || apt_install debootstrap || true
 command -v crun >/dev/null 2>&1 || apt_install crun || true
 command -v tar >/dev/null 2>&1 || apt_install tar || true
 
-# The test suite starts its own PostgreSQL and Redis servers from Debian's packages.
+# The test suite starts its own PostgreSQL, Redis and nginx servers and a headless Chromium from
+# Debian's packages, and checks deploy/compose.yaml with Debian's docker-compose.
 if [ "${1:-}" = "--test" ]; then
   { ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && command -v redis-server >/dev/null 2>&1; } \
     || { log "installing postgresql and redis-server for the tests"; apt_install postgresql redis-server; }
+  { command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; } \
+    || { log "installing nginx for the multi-node tests"; apt_install nginx-light && { systemctl disable --now nginx 2>/dev/null || service nginx stop 2>/dev/null || true; }; }
+  command -v chromium >/dev/null 2>&1 || { log "installing chromium for the dashboard's browser tests"; apt_install chromium fonts-dejavu-core; }
+  command -v docker-compose >/dev/null 2>&1 || { log "installing docker-compose to check deploy/compose.yaml"; apt_install docker-compose; }
 fi
 
 # 3. Register the faster and the stronger runtimes (crun, gVisor) when this script owns the engine config.

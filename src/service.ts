@@ -91,7 +91,7 @@ export async function startService(env: NodeJS.ProcessEnv = process.env): Promis
   const runner = await Runner.create(docker, runnerSettings(config), (error) =>
     logger.warn({ err: error }, 'sandbox pool could not start a container'),
   );
-  const app = createApp({ logger, bodyLimit: config.MAX_BODY_BYTES, accessDocumentation });
+  const app = createApp({ logger, bodyLimit: config.MAX_BODY_BYTES, accessDocumentation, trustProxy: config.TRUST_PROXY });
   let platform: Platform;
   let address: string;
   try {

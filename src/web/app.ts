@@ -8,6 +8,8 @@ export interface AppOptions {
   logger: FastifyBaseLogger;
   bodyLimit: number;
   accessDocumentation: AccessDocumentation;
+  /** Addresses or CIDRs of the proxies whose X-Forwarded-For is believed; none: the socket's peer is the client. */
+  trustProxy?: string[];
 }
 
 /** A fastify instance with the kit installed: the error table, the body parser, the OpenAPI registry, 404s and graceful close. */
@@ -15,6 +17,7 @@ export function createApp(options: AppOptions): FastifyInstance {
   const app = Fastify({
     loggerInstance: options.logger,
     bodyLimit: options.bodyLimit,
+    trustProxy: options.trustProxy?.length ? options.trustProxy : false,
     // Shutdown waits for in-flight executions, which are bounded by the execution timeout.
     return503OnClosing: true,
     forceCloseConnections: 'idle',
