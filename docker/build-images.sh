@@ -2,6 +2,9 @@
 # Builds the two runner images (python, node) from docker/*.Dockerfile and runners/.
 # Idempotent: an image whose inputs have not changed is kept. Works with no container registry:
 # when the configured base image cannot be had, a Debian base is made with debootstrap and imported.
+# Then, where the oci driver can run (crun installed), unpacks each image's root filesystem where
+# the service will look for it (DATA_DIR/oci/rootfs or SANDBOX_ROOTFS_DIR, keyed by the image id),
+# with the driver's own code, so that the first start with SANDBOX_DRIVER=oci unpacks nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -49,4 +52,16 @@ if [ "$only" = all ] || [ "$only" = node ]; then
   build node "$NODE_IMAGE" "$(ensure_base "$NODE_BASE_IMAGE" code-runner-base-node:bookworm nodejs)" &
 fi
 fail=0; for job in $(jobs -p); do wait "$job" || fail=1; done
-exit $fail
+[ $fail -eq 0 ] || exit $fail
+
+images=()
+if [ "$only" = all ] || [ "$only" = python ]; then images+=("$PYTHON_IMAGE"); fi
+if [ "$only" = all ] || [ "$only" = node ]; then images+=("$NODE_IMAGE"); fi
+if ! command -v crun >/dev/null; then
+  log "crun is not installed: the oci driver's root filesystems are not unpacked"
+elif [ ${#images[@]} -gt 0 ]; then
+  # DATA_DIR's default is the service's (src/platform/config.ts), relative to this folder as for npm start
+  node --import tsx src/core/sandbox/oci/unpack-images.ts --data-dir "${DATA_DIR:-./data}" \
+    ${SANDBOX_ROOTFS_DIR:+--rootfs-dir "$SANDBOX_ROOTFS_DIR"} --docker-socket "${DOCKER_SOCKET:-/var/run/docker.sock}" \
+    "${images[@]}" | sed 's/^/[images] oci rootfs /' >&2 || { log "unpacking for the oci driver failed"; exit 1; }
+fi

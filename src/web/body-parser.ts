@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ProtocolError } from './errors.js';
+import { exactJsonWire, fromExactJsonWire } from './exact-json-wire.js';
+import { jsonThread, threadTask } from './json-thread.js';
 import { parseExactJson } from './json.js';
 
 /**
@@ -16,6 +18,19 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * An `exact` body up to this size is parsed on the event loop (under a millisecond); a longer one
+ * in the JSON thread (lossless-json takes about 100 ms per MiB), and rebuilt here in slices.
+ */
+const INLINE_EXACT_CHARS = 8 * 1024;
+
+const exactJsonTask = threadTask(import.meta.url, './exact-json-wire', 'exactJsonWire', exactJsonWire);
+
+async function parseExactBody(text: string): Promise<unknown> {
+  if (text.length <= INLINE_EXACT_CHARS) return parseExactJson(text);
+  return fromExactJsonWire(await jsonThread.run(exactJsonTask, text));
+}
+
 /** The service's one application/json parser; an empty body reads as `undefined` in every format but `text`. */
 export function installBodyParser(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -26,11 +41,12 @@ export function installBodyParser(app: FastifyInstance): void {
     if (format === 'text') return done(null, text);
     if (text.trim() === '') return done(null, undefined);
     if (format === 'json') return parseJson(request, text, done);
-    try {
-      done(null, parseExactJson(text));
-    } catch (error) {
-      const message = (error as Error).message;
-      done(new ProtocolError(400, `malformed JSON body: ${message}`, [{ path: [], message }]), undefined);
-    }
+    parseExactBody(text).then(
+      (value) => done(null, value),
+      (error: unknown) => {
+        const message = error instanceof Error ? error.message : String(error);
+        done(new ProtocolError(400, `malformed JSON body: ${message}`, [{ path: [], message }]), undefined);
+      },
+    );
   });
 }

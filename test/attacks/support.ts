@@ -128,7 +128,8 @@ async function ociContainers(service: Service): Promise<SandboxInfo[]> {
   return (await runtime.list()).map((c) => ({ Id: c.id, State: c.status }));
 }
 
-async function labelledContainers(service: Service): Promise<SandboxInfo[]> {
+/** The service's sandbox containers that exist right now (any state), for either driver. */
+export async function labelledContainers(service: Service): Promise<SandboxInfo[]> {
   if (service.config.SANDBOX_DRIVER === 'oci') return ociContainers(service);
   const docker = new Docker({ socketPath: service.config.DOCKER_SOCKET });
   return docker.listContainers({ all: true, filters: { label: [`code-runner.sandbox=${service.config.SANDBOX_INSTANCE}`] } });
@@ -260,7 +261,7 @@ function besideWaiting(): boolean {
 }
 
 /** Runs `work` holding `count` slots (for a test that puts several executions in flight at once). */
-async function withSlots<T>(count: number, work: () => Promise<T>): Promise<T> {
+export async function withSlots<T>(count: number, work: () => Promise<T>): Promise<T> {
   const releases: Array<() => void> = [];
   const wanted = Math.min(count, ATTACK_CONCURRENCY);
   try {

@@ -125,8 +125,12 @@ export class OciEngine implements SandboxEngine {
 
 /** Deletes every container in the runtime's state directory (only this instance's are there) and every bundle. */
 async function removeInstance(runtime: RuntimeCli, bundles: string): Promise<void> {
-  const containers = await runtime.list().catch(() => []);
-  await Promise.all(containers.map(({ id }) => runtime.run('delete', '--force', id)));
+  // `crun list` fails as a whole while one container's state is half written (a start cut short,
+  // by a SIGKILL of the service too): the state directory's entries name every container as well.
+  const listed = await runtime.list().catch(() => []);
+  const inState = await readdir(runtime.stateDir).catch(() => []);
+  const ids = new Set([...listed.map(({ id }) => id), ...inState]);
+  await Promise.all([...ids].map((id) => runtime.run('delete', '--force', id)));
   const left = await readdir(bundles).catch(() => []);
   await Promise.all(left.map((entry) => rm(path.join(bundles, entry), { recursive: true, force: true })));
 }
