@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { UnauthenticatedError } from '../web/errors.js';
 import type { RouteAccess } from '../web/access.js';
-import type { Meter, Plan } from './plans.js';
+import type { MonthlyCounter, Plan } from './plans.js';
 import type { Scope } from './scopes.js';
 
 /**
@@ -19,7 +19,8 @@ declare module '../web/access.js' {
     auth: 'key' | 'key-or-cookie' | 'cookie' | 'optional-key' | 'none';
     scope?: Scope;
     paidPlan?: boolean;
-    meter?: Meter;
+    // Only what the gate can refuse; code_executions is counted (per day, for the dashboard) and never limited.
+    meter?: MonthlyCounter | 'credits';
   }
 }
 export type Access = RouteAccess;

@@ -4,7 +4,10 @@ export type Plan = (typeof PLANS)[number];
 
 export const MONTHLY_COUNTERS = ['mcp_code_executions', 'mcp_problem_generations'] as const;
 export type MonthlyCounter = (typeof MONTHLY_COUNTERS)[number];
-export type Meter = MonthlyCounter | 'credits';
+/** Counted per day for the dashboard's chart; REST code executions are free, so they have a day count and no allowance. */
+export const DAILY_COUNTERS = [...MONTHLY_COUNTERS, 'code_executions'] as const;
+export type DailyCounter = (typeof DAILY_COUNTERS)[number];
+export type Meter = MonthlyCounter | 'credits' | 'code_executions';
 
 export function isPaid(plan: Plan): boolean {
   return plan !== 'free';
@@ -33,4 +36,9 @@ export const startingCreditsOf = (config: PlanSettings, plan: Plan) => setting(c
 /** The metering period a moment falls in, e.g. `2025-11`. */
 export function periodOf(date: Date): string {
   return date.toISOString().slice(0, 7);
+}
+
+/** The day (UTC) a moment falls in, e.g. `2025-11-03`: counters are kept per month for allowances and per day for the dashboard's chart. */
+export function dayOf(date: Date): string {
+  return date.toISOString().slice(0, 10);
 }

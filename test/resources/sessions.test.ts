@@ -221,7 +221,11 @@ describe.each([pgliteDriver(), postgresDriver()])('sessions on $name', (driver) 
         ?.split(';')[0];
       expect(cookie, explain(login)).toBeDefined();
       const member = (method: Method, path: string, body?: unknown) =>
-        api.request(method, path, { key: null, headers: { cookie: cookie! }, ...(body !== undefined ? { body } : {}) });
+        api.request(method, path, {
+          key: null,
+          headers: { cookie: cookie!, origin: new URL(api.baseUrl).origin },
+          ...(body !== undefined ? { body } : {}),
+        });
       const participant = await someone();
       const body = { candidate_id: participant.id, role_id: setup.role.id };
       expectIssue(await member('POST', SESSIONS, body), 'accountSlug');

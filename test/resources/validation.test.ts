@@ -887,7 +887,11 @@ describe.each([pgliteDriver(), postgresDriver()])('validation and access on $nam
         ?.split(';')[0];
       expect(cookie, explain(login)).toBeDefined();
       const member = (method: Method, path: string, body?: unknown) =>
-        anonymous.request(method, path, { key: null, headers: { cookie: cookie! }, ...(body !== undefined ? { body } : {}) });
+        anonymous.request(method, path, {
+          key: null,
+          headers: { cookie: cookie!, origin: new URL(anonymous.baseUrl).origin },
+          ...(body !== undefined ? { body } : {}),
+        });
 
       expectIssue(await member('GET', PATHS.participant), 'accountSlug');
       expectError(await member('GET', `${PATHS.participant}?accountSlug=other`), 404);

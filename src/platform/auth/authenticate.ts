@@ -6,7 +6,7 @@ import { KEY_PATTERN } from '../crypto.js';
 import type { Db } from '../db/database.js';
 import type { Plan } from '../plans.js';
 import { SCOPES, type Scope } from '../scopes.js';
-import { findApiKey } from '../store/api-keys.js';
+import { findApiKey, touchApiKey } from '../store/api-keys.js';
 import { findLoginSession } from '../store/login-sessions.js';
 import type { UserRow } from '../store/users.js';
 
@@ -20,6 +20,9 @@ export type AuthOutcome =
 
 const refused = (message: string): AuthOutcome => ({ kind: 'refused', error: new UnauthenticatedError(message) });
 
+/** "Last used" is for people reading the key list: a minute's precision spares a write on every request. */
+const LAST_USED_PRECISION_MS = 60_000;
+
 async function byKey(db: Db, header: string | string[]): Promise<AuthOutcome> {
   if (typeof header !== 'string' || !KEY_PATTERN.test(header))
     return refused('malformed API key: expected svc_live_ followed by at least 32 letters and digits');
@@ -27,6 +30,8 @@ async function byKey(db: Db, header: string | string[]): Promise<AuthOutcome> {
   if (!found) return refused('invalid API key');
   if (found.key.revokedAt) return refused('API key has been revoked');
   const { key, workspace } = found;
+  const now = new Date();
+  if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() >= LAST_USED_PRECISION_MS) await touchApiKey(db, key.id, now);
   return {
     kind: 'key',
     principal: {

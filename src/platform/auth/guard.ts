@@ -7,6 +7,7 @@ import { isPaid, rateLimitOf, type Plan, type PlanSettings } from '../plans.js';
 import { namesGranting, SCOPES } from '../scopes.js';
 import { memberWorkspace } from '../store/users.js';
 import { authenticate, type AuthOutcome } from './authenticate.js';
+import { refuseCrossSite } from './csrf.js';
 import type { Bucket, Limiter } from './rate-limit.js';
 import type { Revocations } from './revocations.js';
 
@@ -87,6 +88,7 @@ export function installGuard(app: FastifyInstance, deps: GuardDeps): void {
     outcomes.set(request, outcome);
     await deps.limiter(request, reply, bucketOf(outcome, request, deps.settings));
     if (outcome.kind === 'refused') throw outcome.error;
+    if (outcome.kind === 'user') refuseCrossSite(request);
     if (outcome.kind === 'key') {
       authorizeKey(outcome.principal, access);
       request.principal = outcome.principal;

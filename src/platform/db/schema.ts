@@ -64,6 +64,8 @@ export const apiKeys = pgTable(
     suffix: text('suffix').notNull(),
     scopes: text('scopes').array().notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    // Written at most once a minute per key (src/platform/auth/authenticate.ts): shown in the dashboard's key list.
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
     ...timestamps,
   },
   (table) => [

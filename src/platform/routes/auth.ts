@@ -1,12 +1,12 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { UnauthenticatedError } from '../../web/errors.js';
 import { SESSION_COOKIE } from '../auth/authenticate.js';
 import { burnPasswordCheck, verifyPassword } from '../crypto.js';
 import type { Db } from '../db/database.js';
 import { defineRoute } from '../../web/route.js';
-import { createLoginSession, deleteLoginSession } from '../store/login-sessions.js';
-import { findUser, userWorkspaces } from '../store/users.js';
+import { createLoginSession, deleteLoginSession, findLoginSession } from '../store/login-sessions.js';
+import { findUser, userWorkspaces, type UserRow } from '../store/users.js';
 
 export interface AuthRouteOptions {
   db: Db;
@@ -20,6 +20,18 @@ const signedIn = z.object({
     workspaces: z.array(z.object({ slug: z.string(), plan: z.string() })),
   }),
 });
+
+/** The login session named by a validly signed cookie, if any. */
+function sessionToken(request: FastifyRequest): string | undefined {
+  const raw = request.cookies[SESSION_COOKIE];
+  const unsigned = raw ? request.unsignCookie(raw) : undefined;
+  return unsigned?.valid && unsigned.value ? unsigned.value : undefined;
+}
+
+async function signedInJson(db: Db, user: UserRow): Promise<z.infer<typeof signedIn>> {
+  const workspaces = await userWorkspaces(db, user.id);
+  return { data: { user: { id: user.id, email: user.email }, workspaces: workspaces.map((w) => ({ slug: w.slug, plan: w.plan })) } };
+}
 
 /** Dashboard sign-in: a signed, HttpOnly, SameSite=Lax cookie naming a server-side session. */
 export function authRoutes(app: FastifyInstance, options: AuthRouteOptions): void {
@@ -42,8 +54,26 @@ export function authRoutes(app: FastifyInstance, options: AuthRouteOptions): voi
       if (!user || !(await verifyPassword(body.password, user.passwordHash))) throw new UnauthenticatedError('invalid email or password');
       const token = await createLoginSession(options.db, user.id, options.sessionTtlHours * 3_600_000);
       reply.setCookie(SESSION_COOKIE, token, { ...cookie, maxAge: options.sessionTtlHours * 3600 });
-      const workspaces = await userWorkspaces(options.db, user.id);
-      return { data: { user: { id: user.id, email: user.email }, workspaces: workspaces.map((w) => ({ slug: w.slug, plan: w.plan })) } };
+      return signedInJson(options.db, user);
+    },
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/api/v1/auth/session',
+      tags: ['auth'],
+      summary: 'Who is signed in, and the workspaces they may pick with accountSlug',
+      description: 'Needs no accountSlug, so the gate does not resolve a workspace: the route reads the session cookie itself.',
+      access: { auth: 'none' },
+      response: signedIn,
+    },
+    async ({ request }) => {
+      const token = sessionToken(request);
+      const user = token ? await findLoginSession(options.db, token) : undefined;
+      if (!user) throw new UnauthenticatedError('not signed in, or the session expired: sign in again');
+      return signedInJson(options.db, user);
     },
   );
 
@@ -58,9 +88,8 @@ export function authRoutes(app: FastifyInstance, options: AuthRouteOptions): voi
       response: z.object({ success: z.literal(true) }),
     },
     async ({ request, reply }) => {
-      const raw = request.cookies[SESSION_COOKIE];
-      const unsigned = raw ? request.unsignCookie(raw) : undefined;
-      if (unsigned?.valid && unsigned.value) await deleteLoginSession(options.db, unsigned.value);
+      const token = sessionToken(request);
+      if (token) await deleteLoginSession(options.db, token);
       reply.clearCookie(SESSION_COOKIE, cookie);
       return { success: true };
     },

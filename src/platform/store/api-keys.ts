@@ -59,3 +59,8 @@ export async function findApiKey(db: Db, secret: string): Promise<{ key: ApiKeyR
     .where(eq(apiKeys.keyHash, digest(secret)));
   return row;
 }
+
+/** Records that a key was just used. */
+export async function touchApiKey(db: Db, id: string, at: Date): Promise<void> {
+  await db.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, id));
+}

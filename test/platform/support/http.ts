@@ -19,7 +19,7 @@ export async function call(
     url,
     headers: {
       ...(key !== undefined ? { 'x-api-key': key } : {}),
-      ...(cookie ? { cookie } : {}),
+      ...(cookie ? { cookie, origin: 'http://localhost' } : {}),
       ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
       ...headers,
     },
