@@ -1,9 +1,9 @@
 /**
- * The layers of src/, bottom to top: web (the kit) < core (the runner) < platform < features
- * (code, mcp, and those to come) < the wiring (service.ts, main.ts, config.ts, cli/). An import may
+ * The layers of src/, bottom to top: web (the kit) < core (the runner) < tier (the runner over the
+ * network: api node to runner node) < platform < features (code, mcp, resources, dashboard) < the wiring (service.ts, main.ts, config.ts, cli/). An import may
  * only point down or within its own folder; `npm run lint` fails on any other, and on any cycle.
  */
-const FEATURES = '^src/(code|mcp|resources)/';
+const FEATURES = '^src/(code|mcp|resources|dashboard)/';
 
 module.exports = {
   forbidden: [
@@ -29,6 +29,13 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/(platform|core|web)/' },
     },
     {
+      name: 'tier-below-platform',
+      comment: 'The runner tier (api node to runner node) uses the runner core and the kit only.',
+      severity: 'error',
+      from: { path: '^src/tier/' },
+      to: { path: '^src/', pathNot: '^src/(tier|core|web)/' },
+    },
+    {
       name: 'features-do-not-import-each-other',
       comment: 'A feature folder uses the layers below it, never another feature; service.ts wires them.',
       severity: 'error',
@@ -36,9 +43,23 @@ module.exports = {
       to: { path: FEATURES, pathNot: '^src/$1/' },
     },
     {
+      name: 'dashboard-client-is-browser-code',
+      comment: 'The dashboard client runs in the browser and speaks to the service only over /api/v1: it imports nothing of the server.',
+      severity: 'error',
+      from: { path: '^src/dashboard/client/' },
+      to: { path: '^src/', pathNot: '^src/dashboard/client/' },
+    },
+    {
+      name: 'nothing-imports-the-dashboard-client',
+      comment: 'The server bundles the client from its files (src/dashboard/bundle.ts); no server module imports it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/dashboard/client/' },
+      to: { path: '^src/dashboard/client/' },
+    },
+    {
       name: 'nothing-imports-the-wiring',
       severity: 'error',
-      from: { path: '^src/(web|core|platform|code|mcp|resources)/' },
+      from: { path: '^src/(web|core|tier|platform|code|mcp|resources|dashboard)/' },
       to: { path: '^src/(service|main|config)\\.ts$|^src/cli/' },
     },
   ],

@@ -62,3 +62,45 @@ export async function runLoad(request: () => Promise<void>, total: number, concu
     cpuMsPerRequest,
   };
 }
+
+/**
+ * Sends `a` and `b` in turns, one request at a time, each starting `paceMs` after the one before,
+ * in the order a b, b a, a b, …: both see the same moments of a shared machine, and neither always
+ * follows the other (whose pool refill would then slow it). The difference of their medians is what
+ * `b` adds, not drift between two runs.
+ */
+export async function runInTurns(
+  a: () => Promise<void>,
+  b: () => Promise<void>,
+  total: number,
+  paceMs: number,
+): Promise<{ a: LoadResult; b: LoadResult }> {
+  const latencies: [number[], number[]] = [[], []];
+  let failures = 0;
+  for (let i = 0; i < 2 * total; i += 1) {
+    // a b b a a b b a …
+    const k = (i + Math.floor((i + 1) / 2)) % 2;
+    const t0 = performance.now();
+    try {
+      await [a, b][k]();
+      latencies[k].push(performance.now() - t0);
+    } catch {
+      failures += 1;
+    }
+    const wait = t0 + paceMs - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+  const result = (values: number[]): LoadResult => {
+    values.sort((x, y) => x - y);
+    return {
+      requests: total,
+      concurrency: 1,
+      medianMs: percentile(values, 50),
+      p95Ms: percentile(values, 95),
+      perSecond: NaN,
+      failures,
+      cpuMsPerRequest: NaN,
+    };
+  };
+  return { a: result(latencies[0]), b: result(latencies[1]) };
+}

@@ -411,7 +411,7 @@ async function main(): Promise<number> {
   const labelled = async () => (await docker.listContainers({ all: true, filters: { label: [`code-runner.sandbox=${instance}`] } })).length;
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  buildService();
+  await buildService();
   const child = spawn(process.execPath, SERVICE_ARGS, {
     env: {
       ...process.env,

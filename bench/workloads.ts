@@ -26,3 +26,13 @@ export const WORKLOADS = {
 } as const;
 
 export type WorkloadName = keyof typeof WORKLOADS;
+
+/**
+ * The same 10 cases against TypeScript that does not parse: every case fails on the host, before any
+ * sandbox. What is left is the HTTP path itself, which is what the api → runner hop adds to.
+ */
+export const NO_SANDBOX = {
+  language: 'typescript',
+  code: 'function maxSubarray(nums: number[] {\n  return 0;\n}\n',
+  testCases: cases,
+} as const;

@@ -2,13 +2,17 @@ import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { executeRoute } from './code/execute-route.js';
 import { RunnerMetrics } from './code/metrics.js';
-import { operationsRoutes } from './code/operations-routes.js';
+import { languagesRoute, operationsRoutes } from './code/operations-routes.js';
 import { loadConfig, type Config } from './config.js';
-import { Runner, type RunnerSettings } from './core/runner.js';
+import { Runner, type ExecutionRunner, type RunnerSettings } from './core/runner.js';
 import { connectDocker } from './core/sandbox/engine.js';
 import { mcpRoutes } from './mcp/routes.js';
 import { accessDocumentation, registerPlatform, type Platform } from './platform/index.js';
+import { countSandboxFailures, registerPlatformMetrics } from './platform/metrics/index.js';
+import { registerDashboard } from './dashboard/index.js';
 import { registerResources, resourceOutboxHandlers } from './resources/index.js';
+import { internalRoutes } from './tier/internal-routes.js';
+import { RemoteRunner } from './tier/remote-runner.js';
 import { createApp } from './web/app.js';
 
 export function runnerSettings(config: Config): RunnerSettings {
@@ -53,24 +57,47 @@ export function runnerSettings(config: Config): RunnerSettings {
   };
 }
 
-export interface Service {
+interface NodeParts {
   app: FastifyInstance;
-  platform: Platform;
-  runner: Runner;
   config: Config;
   logger: Logger;
   url: string;
+  /** Stops taking requests, lets those in flight finish (bounded by the execution timeout), then releases the runner. */
   close(): Promise<void>;
 }
 
+/** SERVICE_ROLE=all: the whole API and the sandboxes in one process. */
+export interface Service extends NodeParts {
+  role: 'all';
+  platform: Platform;
+  runner: Runner;
+}
+
+/** SERVICE_ROLE=api: the whole API, no Docker; every execution goes to RUNNER_URL. */
+export interface ApiNode extends NodeParts {
+  role: 'api';
+  platform: Platform;
+  runner: RemoteRunner;
+}
+
+/** SERVICE_ROLE=runner: executions only, on the internal endpoint; no database, Redis or key store. */
+export interface RunnerNode extends NodeParts {
+  role: 'runner';
+  runner: Runner;
+}
+
 /** Registers the platform first (its gate checks each /api route as it is added), then every feature's routes. */
-async function registerAll(app: FastifyInstance, config: Config, logger: Logger, runner: Runner): Promise<Platform> {
+async function registerAll(app: FastifyInstance, config: Config, runner: ExecutionRunner): Promise<Platform> {
   const platform = await registerPlatform(app, { config });
   const metrics = new RunnerMetrics(runner);
+  registerPlatformMetrics(app, metrics.registry, platform.database.db);
+  countSandboxFailures(app, metrics.registry);
   operationsRoutes(app, { runner, metrics });
-  executeRoute(app, { runner, metrics, timeoutMs: config.EXECUTION_TIMEOUT_MS });
+  languagesRoute(app, { runner });
+  executeRoute(app, { runner, metrics, timeoutMs: config.EXECUTION_TIMEOUT_MS, metering: platform });
   mcpRoutes(app, { runner, timeoutMs: config.EXECUTION_TIMEOUT_MS, metering: platform });
   registerResources(app, { db: platform.database.db, mailFrom: config.MAIL_FROM });
+  if (config.DASHBOARD_ENABLED) await registerDashboard(app);
   platform.startOutbox(resourceOutboxHandlers(platform.database.db, config));
   return platform;
 }
@@ -83,31 +110,83 @@ function startFailure(error: unknown, config: Config): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
-/** The one wiring place: config, the Docker engine, the runner core, the platform and the routes; then listens. */
-export async function startService(env: NodeJS.ProcessEnv = process.env): Promise<Service> {
-  const config = loadConfig(env);
-  const logger = pino({ level: config.LOG_LEVEL });
-  const docker = connectDocker(config.DOCKER_SOCKET);
-  const runner = await Runner.create(docker, runnerSettings(config), (error) =>
-    logger.warn({ err: error }, 'sandbox pool could not start a container'),
-  );
+/**
+ * Registers the routes and listens; on a start-up failure, whatever start-up created goes again (the
+ * platform's database, lock and admin endpoint close with the app, then the runner and its containers).
+ */
+async function listen<T>(
+  config: Config,
+  logger: Logger,
+  runner: ExecutionRunner,
+  register: (app: FastifyInstance) => Promise<T>,
+): Promise<{ registered: T } & NodeParts> {
   const app = createApp({ logger, bodyLimit: config.MAX_BODY_BYTES, accessDocumentation, trustProxy: config.TRUST_PROXY });
-  let platform: Platform;
+  let registered: T;
   let address: string;
   try {
-    platform = await registerAll(app, config, logger, runner);
+    registered = await register(app);
     address = await app.listen({ port: config.PORT, host: config.HOST });
   } catch (error) {
-    // Whatever start-up created goes again: the platform's database, lock and admin endpoint close with the app, then every container.
     await app.close().catch(() => undefined);
     await runner.close();
     throw startFailure(error, config);
   }
   let closing: Promise<void> | undefined;
-  const close = () => {
-    // Stop accepting, let in-flight executions finish (bounded by the timeout), then remove every container.
-    closing ??= app.close().then(() => runner.close());
-    return closing;
-  };
-  return { app, platform, runner, config, logger, url: address.replace('0.0.0.0', '127.0.0.1'), close };
+  // fastify's close answers new requests 503 (readiness included) and waits for those in flight; then the runner goes.
+  const close = () => (closing ??= app.close().then(() => runner.close()));
+  return { registered, app, config, logger, url: address.replace('0.0.0.0', '127.0.0.1'), close };
+}
+
+function dockerRunner(config: Config, logger: Logger): Promise<Runner> {
+  return Runner.create(connectDocker(config.DOCKER_SOCKET), runnerSettings(config), (error) =>
+    logger.warn({ err: error }, 'sandbox pool could not start a container'),
+  );
+}
+
+/** SERVICE_ROLE=all, whatever the environment says: the single node, as the tests start it. */
+export async function startService(env: NodeJS.ProcessEnv = process.env): Promise<Service> {
+  const config = loadConfig(env);
+  const logger = pino({ level: config.LOG_LEVEL });
+  const runner = await dockerRunner(config, logger);
+  const { registered: platform, ...parts } = await listen(config, logger, runner, (app) => registerAll(app, config, runner));
+  return { ...parts, role: 'all', platform, runner };
+}
+
+/** SERVICE_ROLE=api: never connects to Docker; the RemoteRunner serves the execute route, languages, readiness and MCP execute_code. */
+export async function startApiNode(env: NodeJS.ProcessEnv = process.env): Promise<ApiNode> {
+  const config = loadConfig(env);
+  const logger = pino({ level: config.LOG_LEVEL });
+  if (!config.RUNNER_URL || !config.RUNNER_TOKEN) throw new Error('SERVICE_ROLE=api needs RUNNER_URL and RUNNER_TOKEN');
+  const runner = new RemoteRunner({
+    url: config.RUNNER_URL,
+    token: config.RUNNER_TOKEN,
+    request: runnerSettings(config).request,
+    timeoutMs: config.EXECUTION_TIMEOUT_MS,
+    queueWaitMs: config.QUEUE_WAIT_MS,
+  });
+  const { registered: platform, ...parts } = await listen(config, logger, runner, (app) => registerAll(app, config, runner));
+  return { ...parts, role: 'api', platform, runner };
+}
+
+/** SERVICE_ROLE=runner: operations routes and the internal endpoint only; no platform, so no database, DATA_DIR or key store. */
+export async function startRunnerNode(env: NodeJS.ProcessEnv = process.env): Promise<RunnerNode> {
+  const config = loadConfig(env);
+  const logger = pino({ level: config.LOG_LEVEL });
+  if (!config.RUNNER_TOKEN) throw new Error('SERVICE_ROLE=runner needs RUNNER_TOKEN');
+  const token = config.RUNNER_TOKEN;
+  const runner = await dockerRunner(config, logger);
+  const parts = await listen(config, logger, runner, async (app) => {
+    const metrics = new RunnerMetrics(runner);
+    operationsRoutes(app, { runner, metrics });
+    internalRoutes(app, { runner, metrics, token });
+  });
+  return { ...parts, role: 'runner', runner };
+}
+
+/** The node SERVICE_ROLE asks for. */
+export function startNode(env: NodeJS.ProcessEnv = process.env): Promise<Service | ApiNode | RunnerNode> {
+  const role = loadConfig(env).SERVICE_ROLE;
+  if (role === 'api') return startApiNode(env);
+  if (role === 'runner') return startRunnerNode(env);
+  return startService(env);
 }

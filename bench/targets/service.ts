@@ -64,7 +64,8 @@ export async function startServiceProcess(port: number, env: Record<string, stri
   };
 }
 
-export function serviceRequest(url: string, body: unknown, cases: number): () => Promise<void> {
+/** One execute call that must answer 200 with `cases` results, every one passed (or, with `passing` false, every one failed). */
+export function serviceRequest(url: string, body: unknown, cases: number, passing = true): () => Promise<void> {
   const payload = JSON.stringify(body);
   return async () => {
     const response = await fetch(`${url}/api/v1/code/execute`, {
@@ -73,7 +74,7 @@ export function serviceRequest(url: string, body: unknown, cases: number): () =>
       body: payload,
     });
     const json = (await response.json()) as { results?: Array<{ passed: boolean }> };
-    if (response.status !== 200 || json.results?.length !== cases || !json.results.every((r) => r.passed)) {
+    if (response.status !== 200 || json.results?.length !== cases || !json.results.every((r) => r.passed === passing)) {
       throw new Error(`service answered ${response.status}`);
     }
   };

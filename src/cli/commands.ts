@@ -59,7 +59,7 @@ export const CLI_COMMANDS: Record<string, CliCommand> = {
   },
   'key revoke': {
     usage: 'key revoke ID',
-    summary: 'revoke a key; its next request gets 401',
+    summary: 'revoke a key; its requests under way end with 401 on every node, and so does its next',
     positionals: ['ID'],
     options: {},
     build: ([id]) => ({ command: 'key.revoke', id }),

@@ -2,16 +2,18 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { executionJson } from '../core/execute/response-json.js';
 import { executeResponseSchema } from '../core/result-schema.js';
-import type { Runner } from '../core/runner.js';
+import type { ExecutionRunner } from '../core/runner.js';
+import type { Platform } from '../platform/index.js';
 import { httpAnswer } from '../web/error-map.js';
-import { BusyError, SandboxError } from '../web/errors.js';
 import { defineRoute } from '../web/route.js';
 import type { RunnerMetrics } from './metrics.js';
 
 export interface ExecuteRouteOptions {
-  runner: Runner;
+  runner: ExecutionRunner;
   metrics: RunnerMetrics;
   timeoutMs: number;
+  /** Counts a keyed caller's executions per day (free of charge: the usage page's chart). */
+  metering: Pick<Platform, 'meter'>;
 }
 
 /** Whose line in the runner's queue: the key, or the client IP for anonymous calls. */
@@ -19,13 +21,8 @@ function callerOf(request: FastifyRequest): string {
   return request.principal?.keyId ? `key:${request.principal.keyId}` : `ip:${request.ip}`;
 }
 
-function languageOf(body: unknown): string {
-  const language = (body as { language?: unknown } | null)?.language;
-  return typeof language === 'string' ? language.toLowerCase().slice(0, 20) : 'unknown';
-}
-
 /** POST /api/v1/code/execute: the REST face of the runner core. */
-export function executeRoute(app: FastifyInstance, { runner, metrics, timeoutMs }: ExecuteRouteOptions): void {
+export function executeRoute(app: FastifyInstance, { runner, metrics, timeoutMs, metering }: ExecuteRouteOptions): void {
   defineRoute(
     app,
     {
@@ -54,6 +51,10 @@ export function executeRoute(app: FastifyInstance, { runner, metrics, timeoutMs 
       try {
         const execution = await runner.run(body, { signal: request.keyRevoked, caller: callerOf(request) });
         metrics.recordExecution(execution);
+        // A count that cannot be written must not cost the caller the results it already has.
+        await metering
+          .meter(request, 'code_executions')
+          .catch((error: unknown) => request.log.warn({ err: error }, 'execution not counted'));
         const timedOut = execution.status === 'timed-out';
         const passed = execution.results.filter((r) => r.passed).length;
         request.log.info(
@@ -75,9 +76,8 @@ export function executeRoute(app: FastifyInstance, { runner, metrics, timeoutMs 
           .type('application/json; charset=utf-8')
           .send(payload);
       } catch (error) {
-        const outcome = error instanceof SandboxError ? 'sandbox_error' : error instanceof BusyError ? 'busy' : 'rejected';
-        metrics.recordFailure(languageOf(request.body), outcome);
-        request.log.info({ executionId, outcome, status: httpAnswer(error).status, totalMs: Date.now() - started }, 'execution not run');
+        metrics.recordFailure(request.body, error);
+        request.log.info({ executionId, status: httpAnswer(error).status, totalMs: Date.now() - started }, 'execution not run');
         throw error;
       }
     },

@@ -1,9 +1,15 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Execution, Runner } from '../core/runner.js';
+import type { Execution, ExecutionRunner } from '../core/runner.js';
+import { BusyError, SandboxError } from '../web/errors.js';
 
-export type ExecutionOutcome = 'passed' | 'failed' | 'timeout' | 'rejected' | 'sandbox_error' | 'busy';
+type ExecutionOutcome = 'passed' | 'failed' | 'timeout' | 'rejected' | 'sandbox_error' | 'busy';
 
-const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 20];
+function languageOf(body: unknown): string {
+  const language = (body as { language?: unknown } | null)?.language;
+  return typeof language === 'string' ? language.toLowerCase().slice(0, 20) : 'unknown';
+}
+
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 20];
 
 /** Prometheus metrics of the runner: executions by outcome, queue, pool occupancy, latency split by phase. */
 export class RunnerMetrics {
@@ -16,13 +22,13 @@ export class RunnerMetrics {
   });
   private readonly phase = new Histogram({
     name: 'code_runner_phase_seconds',
-    help: 'Execution latency by phase: queue wait, container acquisition, run time',
+    help: 'Execution latency by phase: queue wait, container acquisition, run time; on an api node also the hop to the runner node',
     labelNames: ['phase'],
     buckets: LATENCY_BUCKETS,
     registers: [this.registry],
   });
 
-  constructor(runner: Runner) {
+  constructor(runner: Pick<ExecutionRunner, 'stats'>) {
     collectDefaultMetrics({ register: this.registry });
     new Gauge({
       name: 'code_runner_queue_length',
@@ -63,9 +69,12 @@ export class RunnerMetrics {
     this.phase.observe({ phase: 'queue' }, execution.timings.queueMs / 1000);
     this.phase.observe({ phase: 'acquire' }, execution.timings.acquireMs / 1000);
     this.phase.observe({ phase: 'run' }, execution.timings.runMs / 1000);
+    if (execution.timings.hopMs !== undefined) this.phase.observe({ phase: 'hop' }, execution.timings.hopMs / 1000);
   }
 
-  recordFailure(language: string, outcome: ExecutionOutcome): void {
-    this.executions.inc({ language, outcome });
+  /** An execution that did not run: `body` is the request as sent, `error` why. */
+  recordFailure(body: unknown, error: unknown): void {
+    const outcome: ExecutionOutcome = error instanceof SandboxError ? 'sandbox_error' : error instanceof BusyError ? 'busy' : 'rejected';
+    this.executions.inc({ language: languageOf(body), outcome });
   }
 }

@@ -1,24 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
-import { LANGUAGES } from '../core/languages.js';
-import type { Runner } from '../core/runner.js';
+import type { ExecutionRunner } from '../core/runner.js';
+import { languagesAnswer } from '../tier/protocol.js';
 import { defineRoute } from '../web/route.js';
 import type { RunnerMetrics } from './metrics.js';
 
-const languagesResponse = z.object({
-  data: z.array(
-    z.object({ language: z.enum(LANGUAGES), aliases: z.array(z.string()), runtime: z.string(), version: z.string().nullable() }),
-  ),
-  sandbox: z.object({
-    driver: z.enum(['docker', 'oci']).describe('docker: containers through the Docker engine; oci: the OCI runtime binary run directly'),
-    ociRuntime: z.string().describe('runc, crun or runsc'),
-  }),
-});
-
 const PUBLIC = { auth: 'none' } as const;
 
-/** Liveness, readiness, metrics (outside /api, undocumented) and the language list. */
-export function operationsRoutes(app: FastifyInstance, { runner, metrics }: { runner: Runner; metrics: RunnerMetrics }): void {
+/** Liveness, readiness and metrics (outside /api, undocumented): every node has them, a runner node too. */
+export function operationsRoutes(app: FastifyInstance, { runner, metrics }: { runner: ExecutionRunner; metrics: RunnerMetrics }): void {
   defineRoute(app, { method: 'GET', url: '/healthz', summary: 'Liveness', access: PUBLIC, undocumented: true }, async () => ({
     status: 'ok',
   }));
@@ -31,6 +20,10 @@ export function operationsRoutes(app: FastifyInstance, { runner, metrics }: { ru
     { method: 'GET', url: '/metrics', summary: 'Prometheus metrics', access: PUBLIC, undocumented: true },
     async ({ reply }) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
   );
+}
+
+/** GET /api/v1/code/languages: the languages the runner accepts (on an api node, as its runner nodes report them). */
+export function languagesRoute(app: FastifyInstance, { runner }: { runner: ExecutionRunner }): void {
   defineRoute(
     app,
     {
@@ -39,8 +32,9 @@ export function operationsRoutes(app: FastifyInstance, { runner, metrics }: { ru
       tags: ['code'],
       access: { auth: 'optional-key' },
       summary: 'Languages the runner accepts, with their aliases and interpreter versions',
-      response: languagesResponse,
+      response: languagesAnswer,
     },
+    // languages() first: on an api node it is the call that brings the runner nodes' sandbox description
     async () => ({ data: await runner.languages(), sandbox: runner.sandbox }),
   );
 }

@@ -49,7 +49,8 @@ export interface Execution {
   status: ExecutionStatus;
   language: Language;
   results: CaseResult[];
-  timings: { queueMs: number; acquireMs: number; runMs: number };
+  /** hopMs: on an api node, what the way to the runner node and back added (network, both HTTP stacks, the answer's parsing). */
+  timings: { queueMs: number; acquireMs: number; runMs: number; hopMs?: number };
 }
 
 export interface RunOptions {
@@ -57,6 +58,11 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Whose line the execution waits in: an API key, or a client IP for anonymous calls. */
   caller?: string;
+  /**
+   * Epoch ms by which the execution ends even if its own time limit runs later: an api node's
+   * remaining budget (docs/runner-tier.md), so that the finished cases come back before its own clock runs out.
+   */
+  deadline?: number;
 }
 
 export interface RunnerStats {
@@ -72,14 +78,47 @@ export interface LanguageInfo {
   version: string | null;
 }
 
+/** The language a request names, or the 422 that says which ones there are. */
+export function requireLanguage(name: string): Language {
+  const language = parseLanguage(name);
+  if (!language) throw new UnsupportedLanguageError(`language "${name}" is not supported; use one of ${LANGUAGES.join(', ')}`);
+  return language;
+}
+
+/** `body` checked against a runner's request schema (400 naming each field), numbers as parsed. */
+export function validRequest(schema: ReturnType<typeof executeRequestSchema>, body: unknown): ExecuteRequest {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw ValidationError.fromIssues(issuesFromZod(parsed.error));
+  return parsed.data;
+}
+
+/**
+ * What the routes run executions with: this process's `Runner`, or an api node's `RemoteRunner`
+ * (src/tier/), which sends them to a runner node.
+ */
+export interface ExecutionRunner {
+  /** The request schema with the runner's limits, for validation and for the API documents. */
+  readonly requestSchema: ReturnType<typeof executeRequestSchema>;
+  /** What runs the sandboxes, as of the last `languages()` answer. */
+  readonly sandbox: { driver: 'docker' | 'oci'; ociRuntime: string };
+  execute(body: unknown, options?: RunOptions): Promise<Execution>;
+  run(request: ExecuteRequest, options?: RunOptions): Promise<Execution>;
+  stats(): RunnerStats;
+  readiness(): Promise<{ ready: boolean; checks: Record<string, string> }>;
+  languages(): Promise<LanguageInfo[]>;
+  close(): Promise<void>;
+}
+
 /**
  * The runner core's one interface: validate a request, run it in single-use containers, and
  * return per-case results. It knows nothing of HTTP, accounts or JSON-RPC.
  */
-export class Runner {
+export class Runner implements ExecutionRunner {
   private readonly queue: FairQueue;
   private readonly pools: Record<Interpreter, SandboxPool>;
   private readonly versions: Partial<Record<Interpreter, string>> = {};
+  /** The version probe under way per interpreter, shared by every caller waiting for it. */
+  private readonly probes: Partial<Record<Interpreter, Promise<string | null>>> = {};
   /** The request schema with this runner's limits, for validation and for the API documents. */
   readonly requestSchema: ReturnType<typeof executeRequestSchema>;
   private closing = false;
@@ -137,9 +176,7 @@ export class Runner {
 
   /** Validates `body` (numbers parsed losslessly) and runs it. User-code faults are results, never errors. */
   async execute(body: unknown, options: RunOptions = {}): Promise<Execution> {
-    const parsed = this.requestSchema.safeParse(body);
-    if (!parsed.success) throw ValidationError.fromIssues(issuesFromZod(parsed.error));
-    return this.run(parsed.data, options);
+    return this.run(validRequest(this.requestSchema, body), options);
   }
 
   /**
@@ -147,12 +184,10 @@ export class Runner {
    * are served in turn). Aborting `signal` (the caller's key was revoked) takes it out of the queue
    * or kills its sandbox, and rejects with the signal's reason.
    */
-  async run(request: ExecuteRequest, { signal, caller = 'anonymous' }: RunOptions = {}): Promise<Execution> {
+  async run(request: ExecuteRequest, { signal, caller = 'anonymous', deadline = Infinity }: RunOptions = {}): Promise<Execution> {
     signal?.throwIfAborted();
     if (this.closing) throw new ShuttingDownError('the runner is shutting down');
-    const language = parseLanguage(request.language);
-    if (!language)
-      throw new UnsupportedLanguageError(`language "${request.language}" is not supported; use one of ${LANGUAGES.join(', ')}`);
+    const language = requireLanguage(request.language);
 
     const prepared = prepareExecution(request, language, this.settings.stdoutCapBytes);
     if (prepared.kind === 'fail-all') {
@@ -174,7 +209,7 @@ export class Runner {
           prepared.job.cases.length === 0
             ? { outcomes: new Map(), reasons: new Map(), leadingStdout: '', timedOut: false, acquireMs: 0, runMs: 0 }
             : await executeJob(pool, prepared.job, {
-                deadline: startedAt + this.settings.timeoutMs,
+                deadline: Math.min(startedAt + this.settings.timeoutMs, deadline),
                 caseTimeoutMs: request.caseTimeoutMs,
                 memoryMb: this.settings.limits.memoryMb,
                 signal,
@@ -230,14 +265,28 @@ export class Runner {
     await this.engine.removeAll().catch(() => undefined);
   }
 
-  private async version(interpreter: Interpreter): Promise<string | null> {
-    if (this.versions[interpreter]) return this.versions[interpreter] ?? null;
+  /**
+   * The runtime's version, as a sandbox reports it when its harness is ready. Until one has, one
+   * probe at a time per interpreter, and the probe is a container of the interpreter's pool: inside
+   * the container budget, however many callers ask at once.
+   */
+  private version(interpreter: Interpreter): Promise<string | null> {
+    const known = this.versions[interpreter];
+    if (known) return Promise.resolve(known);
+    this.probes[interpreter] ??= this.probe(interpreter).finally(() => {
+      delete this.probes[interpreter];
+    });
+    return this.probes[interpreter];
+  }
+
+  private async probe(interpreter: Interpreter): Promise<string | null> {
+    const pool = this.pools[interpreter];
     try {
-      const sandbox = await this.startSandbox(interpreter);
+      const sandbox = await pool.acquire();
       try {
-        return (this.versions[interpreter] = await sandbox.ready);
+        return (this.versions[interpreter] ??= await sandbox.ready);
       } finally {
-        await sandbox.dispose().catch(() => undefined);
+        pool.retire(sandbox);
       }
     } catch {
       return null;

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { Runner } from '../core/runner.js';
+import type { ExecutionRunner } from '../core/runner.js';
 import type { Platform } from '../platform/index.js';
 import { RpcCode, rpcAnswer } from '../web/error-map.js';
 import { ProtocolError } from '../web/errors.js';
@@ -13,7 +13,7 @@ import { executeCodeTool } from './tools/execute-code.js';
 import { generateProblemTool } from './tools/generate-problem.js';
 
 export interface McpRoutesOptions {
-  runner: Runner;
+  runner: ExecutionRunner;
   /** The execution time limit, quoted in timeout messages. */
   timeoutMs: number;
   /** The platform's plan counters, checked before a tool call and recorded after one succeeds. */

@@ -7,6 +7,8 @@ import { startAdminServer, type AdminServer } from './admin/server.js';
 import { installGuard } from './auth/guard.js';
 import { Revocations } from './auth/revocations.js';
 import { createLimiter } from './auth/rate-limit.js';
+import { listenForRevocations, type RevocationListener } from './broadcast/listener.js';
+import { revokedAmong } from './broadcast/revoke.js';
 import type { PlatformConfig } from './config.js';
 import type { Database } from './db/database.js';
 import { openDatabase } from './db/open.js';
@@ -68,6 +70,7 @@ export async function registerPlatform(app: FastifyInstance, options: PlatformOp
   let redis: Redis | undefined;
   let adminServer: AdminServer | undefined;
   let outbox: RunningOutbox | undefined;
+  let listener: RevocationListener | undefined;
   setDefaultMaxAttempts(config.OUTBOX_MAX_ATTEMPTS);
   try {
     if (config.REDIS_URL) {
@@ -82,6 +85,16 @@ export async function registerPlatform(app: FastifyInstance, options: PlatformOp
     await app.register(cookie, { secret: sessionSecret(config.DATA_DIR, config.SESSION_SECRET) });
     const limiter = await createLimiter(app, config.RATE_LIMIT_WINDOW_SECONDS, redis);
     const revocations = new Revocations();
+    // Several nodes share one PostgreSQL; the embedded database has one node only (its folder's lock), which revokes locally.
+    if (config.DATABASE_URL)
+      listener = await listenForRevocations({
+        url: config.DATABASE_URL,
+        onRevoked: (keyId) => revocations.revoked(keyId),
+        onListening: async () => {
+          for (const keyId of await revokedAmong(database.db, revocations.keysInFlight())) revocations.revoked(keyId);
+        },
+        log: app.log.child({ component: 'revocations' }),
+      });
     const admin = (command: AdminCommand) => runAdminCommand(database.db, config, command, (keyId) => revocations.revoked(keyId));
     installGuard(app, { db: database.db, limiter, metering, revocations, settings: config, publicPrefixes: [DOCS_PREFIX] });
     authRoutes(app, { db: database.db, sessionTtlHours: config.SESSION_TTL_HOURS, secureCookie: config.COOKIE_SECURE });
@@ -94,6 +107,7 @@ export async function registerPlatform(app: FastifyInstance, options: PlatformOp
       // Before the database closes: deliveries under way record their outcome.
       await outbox?.stop();
       await adminServer?.close();
+      await listener?.close();
       await redis?.quit();
       await database.close();
     });
@@ -115,6 +129,7 @@ export async function registerPlatform(app: FastifyInstance, options: PlatformOp
     };
   } catch (error) {
     await adminServer?.close();
+    await listener?.close();
     redis?.disconnect();
     await database.close();
     throw error;

@@ -83,7 +83,7 @@ export class BusyError extends Error {
 export class ShuttingDownError extends Error {}
 
 /** The sandbox stage that failed, so that a 502 explains itself. */
-export type SandboxStage = 'engine' | 'image' | 'create' | 'attach' | 'start' | 'write' | 'read' | 'wait' | 'remove' | 'pool';
+export type SandboxStage = 'engine' | 'image' | 'create' | 'attach' | 'start' | 'write' | 'read' | 'wait' | 'remove' | 'pool' | 'runner';
 
 /** The sandbox failed for a reason that is not the user's code (502). */
 export class SandboxError extends Error {

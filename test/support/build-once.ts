@@ -24,7 +24,7 @@ export async function buildServiceOnce(): Promise<void> {
   }
   let failure = '';
   try {
-    buildService();
+    await buildService();
   } catch (error) {
     failure = (error as Error).message;
     throw error;

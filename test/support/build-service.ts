@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 
 /**
  * How `npm start` and the service image run the built service (test/service-command.test.ts keeps
@@ -7,7 +8,15 @@ import { execFileSync } from 'node:child_process';
  */
 export const SERVICE_ARGS = ['--max-semi-space-size=2', 'dist/main.js'];
 
-/** Compiles the service to dist/, as `npm start` runs it: plain node, no TypeScript loader in the process. */
-export function buildService(): void {
-  execFileSync('npm', ['run', '-s', 'build'], { stdio: 'inherit' });
+/**
+ * Compiles the service to dist/, as `npm start` runs it: plain node, no TypeScript loader in the process.
+ * Asynchronous, so that a test worker keeps answering vitest during the build (tens of seconds on a loaded machine).
+ */
+export async function buildService(): Promise<void> {
+  try {
+    await promisify(execFile)('npm', ['run', '-s', 'build'], { maxBuffer: 16 * 1024 * 1024 });
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+    throw new Error(`npm run build failed:\n${stdout}${stderr}`, { cause: error });
+  }
 }

@@ -60,7 +60,13 @@ export class ServiceProcess {
     });
     const service = new ServiceProcess(name, settings, child, env.DATA_DIR === undefined);
     running.push(service);
-    await service.ready(timeoutMs);
+    try {
+      await service.ready(timeoutMs);
+    } catch (error) {
+      // Not ready in time (or not healthy): it must not outlive the test that gave up on it.
+      await service.kill('SIGKILL');
+      throw error;
+    }
     return service;
   }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LANGUAGES } from '../../core/languages.js';
 import { executeResponseSchema, type CaseResult } from '../../core/result-schema.js';
-import type { Execution, Runner } from '../../core/runner.js';
+import type { Execution, ExecutionRunner } from '../../core/runner.js';
 import { UnsupportedLanguageError, ValidationError } from '../../web/errors.js';
 import { jsonSchemaOf } from '../../web/json-schema.js';
 import { exactJson } from '../../web/json.js';
@@ -47,7 +47,7 @@ function render(execution: Execution, timeoutMs: number): ToolResult {
 }
 
 /** execute_code: the REST execute endpoint's arguments, engine and per-case results. */
-export function executeCodeTool(runner: Pick<Runner, 'execute' | 'requestSchema'>, timeoutMs: number): Tool {
+export function executeCodeTool(runner: Pick<ExecutionRunner, 'execute' | 'requestSchema'>, timeoutMs: number): Tool {
   return {
     name: 'execute_code',
     title: 'Execute code against test cases',

@@ -5,7 +5,8 @@ import { OUTBOX_KINDS } from '../outbox/enqueue.js';
 import { listOutbox, OUTBOX_STATUSES, showOutbox } from '../outbox/inspect.js';
 import { PLANS, startingCreditsOf, type PlanSettings } from '../plans.js';
 import { resolveScopes, UnknownScopeError } from '../scopes.js';
-import { createApiKey, listApiKeys, revokeApiKey } from '../store/api-keys.js';
+import { revokeAndAnnounce } from '../broadcast/revoke.js';
+import { createApiKey, listApiKeys } from '../store/api-keys.js';
 import { isUniqueViolation } from '../store/errors.js';
 import { addMember, createUser, findUser } from '../store/users.js';
 import { createWorkspace, findWorkspace, setPlan } from '../store/workspaces.js';
@@ -57,7 +58,10 @@ async function unique<T>(write: Promise<T>, message: string): Promise<T> {
   }
 }
 
-/** Runs one command against the database and returns the text to print; `onRevoked` hears of each revoked key. */
+/**
+ * Runs one command against the database and returns the text to print; `onRevoked` hears of each
+ * revoked key at once (other nodes on the same PostgreSQL hear of it through its notice).
+ */
 export async function runAdminCommand(
   db: Db,
   settings: PlanSettings,
@@ -118,7 +122,7 @@ export async function runAdminCommand(
         .join('\n');
     }
     case 'key.revoke': {
-      const row = await revokeApiKey(db, command.id);
+      const row = await revokeAndAnnounce(db, command.id);
       if (!row) throw new AdminError(`no key ${command.id}`);
       onRevoked(row.id);
       return `key ${row.id} revoked`;

@@ -33,8 +33,9 @@ export function acquireLock(dataDir: string): () => void {
   if (holder !== undefined) {
     throw new Error(
       holder === process.pid
-        ? `the data folder ${dataDir} is already open in this process`
-        : `the data folder ${dataDir} is in use by process ${holder}`,
+        ? `the embedded database in DATA_DIR ${dataDir} is already open in this process`
+        : `the embedded database in DATA_DIR ${dataDir} is in use by process ${holder} (another service process, or the CLI); ` +
+            'it opens in one process only: several service nodes need DATABASE_URL (a PostgreSQL server)',
     );
   }
   rmSync(file, { force: true });

@@ -2,12 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { NotFoundError, ValidationError } from '../../web/errors.js';
 import type { Revocations } from '../auth/revocations.js';
+import { revokeAndAnnounce } from '../broadcast/revoke.js';
 import type { Db } from '../db/database.js';
 import { defineRoute } from '../../web/route.js';
 import { principalOf } from '../access.js';
 import { idParams, limitOffset, listEnvelope, listSchema, paginationQuery } from '../../web/pagination.js';
 import { resolveScopes, UnknownScopeError } from '../scopes.js';
-import { createApiKey, listApiKeys, revokeApiKey } from '../store/api-keys.js';
+import { createApiKey, listApiKeys } from '../store/api-keys.js';
 import { apiKeyJson, apiKeySchema } from './serialize.js';
 
 const accountSlug = z.object({ accountSlug: z.string().min(1).describe('slug of the workspace to act on') });
@@ -67,14 +68,14 @@ export function apiKeyRoutes(app: FastifyInstance, db: Db, revocations: Revocati
       method: 'DELETE',
       url: '/api/v1/api-keys/:id',
       tags: ['api keys'],
-      summary: 'Revoke an API key; effective on its next request',
+      summary: 'Revoke an API key; its requests under way end with 401, on every node',
       access: { auth: 'cookie' },
       status: 204,
       params: idParams,
       query: accountSlug,
     },
     async ({ params, request }) => {
-      const row = await revokeApiKey(db, params.id, principalOf(request).workspaceId);
+      const row = await revokeAndAnnounce(db, params.id, principalOf(request).workspaceId);
       if (!row) throw new NotFoundError(`API key ${params.id} not found`);
       revocations.revoked(row.id);
     },

@@ -9,7 +9,8 @@ import { Redis } from 'ioredis';
 
 const run = promisify(execFile);
 
-async function freePort(): Promise<number> {
+/** A free loopback port (another process may take it before it is used: rare, and the start then fails saying so). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
