@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'runners/', 'bench/results/', 'src/platform/db/migrations/'] },
+  { ignores: ['dist/', 'data/', 'node_modules/', 'runners/', 'bench/results/', 'src/platform/db/migrations/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable' } } },
