@@ -116,7 +116,7 @@ export class RemoteRunner implements ExecutionRunner {
         headers: { [TIER_HEADERS.caller]: caller, [TIER_HEADERS.budget]: String(Math.max(1, backstopAt - Date.now() - HOP_MARGIN_MS)) },
         signal: signal ? AbortSignal.any([signal, backstop.signal]) : backstop.signal,
       });
-      return executionFrom(answer, sentAt);
+      return await executionFrom(answer, sentAt);
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       if (backstop.signal.aborted) return this.timedOut(request, language);

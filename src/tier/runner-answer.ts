@@ -2,7 +2,7 @@ import type { ZodType, z } from 'zod';
 import { executeResponseSchema } from '../core/result-schema.js';
 import type { Execution } from '../core/runner.js';
 import { BusyError, SandboxError, ShuttingDownError, UnsupportedLanguageError, ValidationError } from '../web/errors.js';
-import { parseExactJson } from '../web/json.js';
+import { parseExactText } from '../web/body-parser.js';
 import { executionMeta, runnerErrorBody, TIER_HEADERS } from './protocol.js';
 import type { RunnerAnswer } from './runner-client.js';
 
@@ -19,6 +19,10 @@ export function parsedAnswer<S extends ZodType>(schema: S, text: string, parse: 
   } catch (error) {
     throw garbled((error as Error).message);
   }
+  return checkedAnswer(schema, value);
+}
+
+function checkedAnswer<S extends ZodType>(schema: S, value: unknown): z.output<S> {
   const checked = schema.safeParse(value);
   if (!checked.success) throw garbled(checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
   return value as z.output<S>;
@@ -55,14 +59,25 @@ function safeJson(text: string): unknown {
   }
 }
 
-/** A runner node's answer as the Execution its Runner returned there; the results keep every number's text. */
-export function executionFrom(answer: RunnerAnswer, sentAt: number): Execution {
+/**
+ * A runner node's answer as the Execution its Runner returned there; the results keep every number's
+ * text. A long answer (up to the result budget, 4 MiB) is parsed in the JSON thread, so that one
+ * caller's large results do not hold up the api node's other requests.
+ */
+export async function executionFrom(answer: RunnerAnswer, sentAt: number): Promise<Execution> {
+  const hopMs = Math.max(0, Date.now() - sentAt);
   if (answer.status !== 200) throw answerError(answer);
   const { status, language, timings, elapsedMs } = parsedAnswer(
     executionMeta,
     String(answer.headers[TIER_HEADERS.execution] ?? ''),
     JSON.parse,
   );
-  const { results } = parsedAnswer(executeResponseSchema, answer.body, parseExactJson);
-  return { status, language, results, timings: { ...timings, hopMs: Math.max(0, Date.now() - sentAt - elapsedMs) } };
+  let value: unknown;
+  try {
+    value = await parseExactText(answer.body);
+  } catch (error) {
+    throw garbled((error as Error).message);
+  }
+  const { results } = checkedAnswer(executeResponseSchema, value);
+  return { status, language, results, timings: { ...timings, hopMs: Math.max(0, hopMs - elapsedMs) } };
 }

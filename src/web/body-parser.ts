@@ -26,7 +26,8 @@ const INLINE_EXACT_CHARS = 8 * 1024;
 
 const exactJsonTask = threadTask(import.meta.url, './exact-json-wire', 'exactJsonWire', exactJsonWire);
 
-async function parseExactBody(text: string): Promise<unknown> {
+/** `text` parsed keeping every number's text: in the JSON thread when it is long, so the event loop stays free. */
+export async function parseExactText(text: string): Promise<unknown> {
   if (text.length <= INLINE_EXACT_CHARS) return parseExactJson(text);
   return fromExactJsonWire(await jsonThread.run(exactJsonTask, text));
 }
@@ -41,7 +42,7 @@ export function installBodyParser(app: FastifyInstance): void {
     if (format === 'text') return done(null, text);
     if (text.trim() === '') return done(null, undefined);
     if (format === 'json') return parseJson(request, text, done);
-    parseExactBody(text).then(
+    parseExactText(text).then(
       (value) => done(null, value),
       (error: unknown) => {
         const message = error instanceof Error ? error.message : String(error);
