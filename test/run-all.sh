@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole suite after the same set-up as the service: engine, runtimes, images, test servers.
-# Then the attack suite a second time under the oci sandbox driver (ATTACK_DRIVER=oci: crun started
-# directly, no daemon), unless only some files were named. Ends with one plain summary line
-# ("N passed, M failed, K skipped") for CI, over both passes; `npm run lint` counts as one check.
+# Unless only some files are named: everything but the attack suite, then the attack suite under the
+# docker driver, then under the oci driver (ATTACK_DRIVER=oci: crun started directly, no daemon).
+# Ends with one plain summary line ("N passed, M failed, K skipped") for CI, over every pass;
+# `npm run lint` counts as one check.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash docker/setup-host.sh --test || exit 1
@@ -11,16 +12,26 @@ bash docker/build-images.sh || exit 1
 npm run -s lint
 lint=$?
 [ $lint -eq 0 ] || echo "npm run lint failed (exit $lint): see above"
-report=$(mktemp /tmp/vitest-report.XXXXXX.json)
-npx vitest run --reporter=default --reporter=json --outputFile="$report" "$@"
-status=$?
-oci_report=
-oci_status=0
-if [ $# -eq 0 ]; then
-  oci_report=$(mktemp /tmp/vitest-report-oci.XXXXXX.json)
+reports=()
+status=0
+# One vitest pass: its JSON report is kept for the summary, a failure fails the run.
+pass() {
+  local report
+  report=$(mktemp /tmp/vitest-report.XXXXXX.json)
+  reports+=("$report")
+  npx vitest run --reporter=default --reporter=json --outputFile="$report" "$@" || status=$?
+}
+if [ $# -gt 0 ]; then
+  pass "$@"
+else
+  # The attack suite asserts how long a /healthz prober waits beside each attack (100 ms), so it runs
+  # in passes of its own, beside nothing but other attack files: the browser and multi-node tests
+  # load a 2-core machine enough to delay any process by that much.
+  pass --exclude 'test/attacks/**'
+  echo "The attack suite under the docker sandbox driver"
+  pass test/attacks
   echo "The attack suite under the oci driver (ATTACK_DRIVER=oci)"
-  ATTACK_DRIVER=oci npx vitest run --reporter=default --reporter=json --outputFile="$oci_report" test/attacks
-  oci_status=$?
+  ATTACK_DRIVER=oci pass test/attacks
 fi
 # A pass whose report is missing or unreadable (vitest itself failed) counts as one failed check.
 node -e '
@@ -43,8 +54,7 @@ node -e '
     skipped += (r.numPendingTests || 0) + (r.numTodoTests || 0);
   }
   console.log(`${passed} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ""));
-' "$lint" "$report" $oci_report || echo "0 passed, 1 failed"
-rm -f "$report" $oci_report
+' "$lint" "${reports[@]}" || echo "0 passed, 1 failed"
+rm -f "${reports[@]}"
 [ $status -ne 0 ] && exit $status
-[ $oci_status -ne 0 ] && exit $oci_status
 exit $lint
