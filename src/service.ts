@@ -8,7 +8,8 @@ import { Runner, type ExecutionRunner, type RunnerSettings } from './core/runner
 import { connectDocker } from './core/sandbox/engine.js';
 import { mcpRoutes } from './mcp/routes.js';
 import { accessDocumentation, registerPlatform, type Platform } from './platform/index.js';
-import { countSandboxFailures, registerPlatformMetrics } from './platform/metrics/index.js';
+import { registerPlatformMetrics } from './platform/metrics/index.js';
+import { countSandboxFailures } from './code/sandbox-failures.js';
 import { registerDashboard } from './dashboard/index.js';
 import { registerResources, resourceOutboxHandlers } from './resources/index.js';
 import { internalRoutes } from './tier/internal-routes.js';

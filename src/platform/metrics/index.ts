@@ -4,8 +4,6 @@ import type { Db } from '../db/database.js';
 import { outboxBacklogGauge } from './outbox-backlog.js';
 import { countRateLimitRejections } from './rate-limit-rejections.js';
 
-export { countSandboxFailures } from './sandbox-failures.js';
-
 /**
  * Adds the platform's metrics (rate-limit rejections, outbox backlog) to the registry the service
  * serves at /metrics. Call on api and all nodes, before the app is ready; runner nodes have no platform.

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, type Registry } from 'prom-client';
-import { SandboxError } from '../../web/errors.js';
+import { SandboxError } from '../web/errors.js';
 
 /**
  * Counts the executions whose sandbox failed (502), by the stage that failed: engine, image, create,
