@@ -1,36 +1,49 @@
 /**
  * `npm run soak`: 300 executions at concurrency 8 against the service running as its own process
- * (the built service, as `npm start` runs it), mixing correct, failing and hostile code. Checks that every
- * request is answered, every correct solution passes, every failing one fails the expected way,
- * every hostile one gets a well-formed 200/408; that the service's resident memory returns near
- * its baseline; and that no container is left, neither once the service has settled nor after it
- * has exited. Prints the counts, latencies, RSS (baseline, peak = VmHWM, final) and the errors;
- * exits 1 when a check fails.
+ * (the built service, as `npm start` runs it), mixing correct, failing and hostile code. The hostile
+ * code comes from one attacker (one client address), every other request from the candidates (one
+ * address per client loop). Checks that every request is answered within the budget from its
+ * sending, every correct solution passes, every failing one fails the expected way (a candidate's
+ * request refused for want of a sandbox is a failure: the attacker must not crowd them out), every
+ * hostile one gets a well-formed 200/408, or a 503 with Retry-After within the queue's longest
+ * wait; that the service's resident memory returns near its baseline; and that no container is
+ * left, neither once the service has settled nor after it has exited. Prints the counts, latencies,
+ * RSS (baseline, peak = VmHWM, final) and the errors; exits 1 when a check fails.
  *
- * Environment: SOAK_TOTAL (300), SOAK_CONCURRENCY (8), SOAK_RUNTIME (runc), SOAK_TIMEOUT_MS (15000,
- * the service's default budget), SOAK_SEED (1), SOAK_ROUNDS (1: repeat the whole load and print the
- * RSS after each round, to tell a leak from heap the process keeps). Not part of `npm test`: it
- * takes two to three minutes.
+ * Environment: SOAK_TOTAL (300), SOAK_CONCURRENCY (8), SOAK_RUNTIME (runc), SOAK_DRIVER (docker, or
+ * oci: SANDBOX_ROOTFS_DIR is passed on when set, else the images are unpacked into the run's data
+ * folder), SOAK_TIMEOUT_MS (15000, the service's default budget), SOAK_QUEUE_WAIT_MS (5000, the
+ * service's default longest wait), SOAK_SEED (1), SOAK_ROUNDS (1: repeat the whole load and print
+ * the RSS after each round, to tell a leak from heap the process keeps). Not part of `npm test`: it
+ * takes three to four minutes.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Docker from 'dockerode';
-import { buildService, SERVICE_ARGS } from '../test/support/build-service.js';
+import { ociLayout } from '../src/core/sandbox/oci/oci-engine.js';
+import { findExecutable, RuntimeCli } from '../src/core/sandbox/oci/runtime-cli.js';
+import { buildService, SERVICE_ARGS, SERVICE_ENV } from '../test/support/build-service.js';
 import { benchServiceEnv } from './targets/service.js';
 
 const TOTAL = Number(process.env.SOAK_TOTAL ?? 300);
 const CONCURRENCY = Number(process.env.SOAK_CONCURRENCY ?? 8);
 const RUNTIME = process.env.SOAK_RUNTIME ?? 'runc';
+const DRIVER = process.env.SOAK_DRIVER ?? 'docker';
 const TIMEOUT_MS = Number(process.env.SOAK_TIMEOUT_MS ?? 15000);
+const QUEUE_WAIT_MS = Number(process.env.SOAK_QUEUE_WAIT_MS ?? 5000);
 const ROUNDS = Math.max(1, Number(process.env.SOAK_ROUNDS ?? 1));
 const SEED = Number(process.env.SOAK_SEED ?? 1);
 /** Final RSS may exceed the baseline by this much (V8 keeps some heap it grew into). */
 const RSS_SLACK_MB = (baseline: number) => Math.max(64, baseline * 0.25);
 /** How long the service may stay idle before its RSS must be back near the baseline. */
 const RSS_WAIT_MS = 60_000;
+/** Client addresses, told to the service through X-Forwarded-For (it trusts loopback here): the fair share is per caller. */
+const ATTACKER = '10.66.0.1';
+const candidate = (loop: number) => `10.0.${loop}.1`;
 
 type Kind = 'correct' | 'failing' | 'hostile';
 interface Result {
@@ -41,6 +54,8 @@ interface Result {
 }
 interface Reply {
   status: number;
+  retryAfter: string | null;
+  executionId: string | null;
   body: { results?: Result[]; error?: string };
 }
 interface Workload {
@@ -82,6 +97,16 @@ const wellFormed = (cases: number, extra?: (reply: Reply) => string | null) => (
   return extra ? extra(reply) : null;
 };
 const status = (expected: number) => (reply: Reply) => (reply.status === expected ? null : `expected ${expected}, got ${reply.status}`);
+/** What a request may not be answered later than: its refusal within the queue's longest wait, an execution within the budget. */
+const lateness = (reply: Reply, ms: number) => {
+  if (reply.status === 503) return ms > QUEUE_WAIT_MS + 1_000 ? `refused after ${ms} ms` : null;
+  return ms > TIMEOUT_MS + 1_000 ? `answered after ${ms} ms` : null;
+};
+/** A hostile request may be refused for want of a sandbox, saying when to retry; a candidate's may not. */
+const refusedInTurn = (reply: Reply) =>
+  reply.status === 503 && reply.retryAfter && /no sandbox became free/.test(reply.body.error ?? '')
+    ? null
+    : `refused without Retry-After: ${JSON.stringify(reply.body)}`;
 
 const WORKLOADS: Workload[] = [
   // correct
@@ -220,7 +245,9 @@ const WORKLOADS: Workload[] = [
     name: 'py memory bomb',
     kind: 'hostile',
     weight: 3,
-    check: wellFormed(3, (r) => (r.body.results?.[1].error?.match(/memory|MemoryError/) ? null : 'no memory error')),
+    check: wellFormed(3, (r) =>
+      r.body.results?.[1].error?.match(/memory|MemoryError/) ? null : `no memory error: ${JSON.stringify(r.body.results?.[1])}`,
+    ),
     body: {
       language: 'python',
       testCases: three,
@@ -373,14 +400,48 @@ function memoryOf(pid: number): { rssMb: number; hwmMb: number } {
   return { rssMb: kb('VmRSS') / 1024, hwmMb: kb('VmHWM') / 1024 };
 }
 
-async function post(url: string, body: unknown): Promise<Reply> {
+async function post(url: string, body: unknown, from: string): Promise<Reply> {
   const response = await fetch(`${url}/api/v1/code/execute`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': from },
     body: JSON.stringify(body),
   });
   const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : {} };
+  return {
+    status: response.status,
+    retryAfter: response.headers.get('retry-after'),
+    executionId: response.headers.get('x-execution-id'),
+    body: text ? JSON.parse(text) : {},
+  };
+}
+
+/**
+ * The service's sandboxes that exist right now, each named: its labelled Docker containers, or with
+ * the oci driver the containers in its runtime's state directory and the containers' cgroups under
+ * the instance's own (a cgroup the runtime did not remove outlives the service).
+ */
+function sandboxLister(docker: Docker, instance: string, dataDir: string): () => Promise<string[]> {
+  if (DRIVER !== 'oci') {
+    return async () =>
+      (await docker.listContainers({ all: true, filters: { label: [`code-runner.sandbox=${instance}`] } })).map(
+        (c) => `${c.Id.slice(0, 12)} (${c.State})`,
+      );
+  }
+  const name = RUNTIME === 'auto' ? 'crun' : RUNTIME;
+  const { state } = ociLayout(dataDir, instance);
+  const runtime = new RuntimeCli(name, findExecutable(name) ?? name, state);
+  const parents = readdirSync('/sys/fs/cgroup').map((h) => path.join('/sys/fs/cgroup', h, `code-runner-${instance}`));
+  return async () => {
+    // a list that fails (a state half written) still has its entries in the directory
+    const listed = await runtime.list().then(
+      (list) => list.map(({ id }) => id),
+      () => (existsSync(state) ? readdirSync(state) : []),
+    );
+    const cgroups = parents.flatMap((dir) =>
+      existsSync(dir) ? readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? [e.name] : [])) : [],
+    );
+    return [...new Set([...listed, ...cgroups])].map((id) => (listed.includes(id) ? id : `${id} (an empty cgroup only)`));
+  };
 }
 
 async function poolContainers(url: string): Promise<{ pooled: number; busy: number }> {
@@ -408,22 +469,39 @@ const percentile = (values: number[], p: number) => {
 async function main(): Promise<number> {
   const docker = new Docker({ socketPath: process.env.DOCKER_SOCKET ?? '/var/run/docker.sock' });
   const instance = `soak-${randomBytes(4).toString('hex')}`;
-  const labelled = async () => (await docker.listContainers({ all: true, filters: { label: [`code-runner.sandbox=${instance}`] } })).length;
+  const serviceEnv = benchServiceEnv();
+  const sandboxes = sandboxLister(docker, instance, serviceEnv.DATA_DIR);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   await buildService();
   const child = spawn(process.execPath, SERVICE_ARGS, {
     env: {
       ...process.env,
-      ...benchServiceEnv(),
+      ...SERVICE_ENV,
+      ...serviceEnv,
       PORT: String(port),
       HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
+      // the default level: its "execution finished" lines say how long each execution waited in the queue
+      LOG_LEVEL: 'info',
       SANDBOX_INSTANCE: instance,
+      SANDBOX_DRIVER: DRIVER,
       SANDBOX_RUNTIME: RUNTIME,
       EXECUTION_TIMEOUT_MS: String(TIMEOUT_MS),
+      QUEUE_WAIT_MS: String(QUEUE_WAIT_MS),
+      TRUST_PROXY: '127.0.0.1',
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const queueMs = new Map<string, number>();
+  let partial = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    const lines = (partial + chunk.toString()).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      if (!line.includes('"execution finished"')) continue;
+      const entry = JSON.parse(line) as { executionId: string; queueMs: number };
+      queueMs.set(entry.executionId, entry.queueMs);
+    }
   });
   let serviceLog = '';
   child.stderr?.on('data', (chunk: Buffer) => {
@@ -441,20 +519,22 @@ async function main(): Promise<number> {
         )
       )
         break;
-      if (child.exitCode !== null || i > 300) throw new Error(`the service did not start:\n${serviceLog}`);
+      // up to a minute: the oci driver unpacks the runner images on its first start
+      if (child.exitCode !== null || i > 600) throw new Error(`the service did not start:\n${serviceLog}`);
       await sleep(100);
     }
     const pid = child.pid as number;
     // warm-up, then the baseline
-    for (const w of WORKLOADS.filter((x) => x.kind === 'correct')) await post(url, w.body);
+    for (const w of WORKLOADS.filter((x) => x.kind === 'correct')) await post(url, w.body, candidate(0));
     await sleep(3_000);
     const baseline = memoryOf(pid).rssMb;
     console.log(
-      `[soak] ${ROUNDS > 1 ? `${ROUNDS} rounds of ` : ''}${TOTAL} executions, concurrency ${CONCURRENCY}, runtime ${RUNTIME}, budget ${TIMEOUT_MS} ms, seed ${SEED}; service pid ${pid}, RSS baseline ${baseline.toFixed(1)} MB`,
+      `[soak] ${ROUNDS > 1 ? `${ROUNDS} rounds of ` : ''}${TOTAL} executions, concurrency ${CONCURRENCY}, runtime ${RUNTIME}, driver ${DRIVER}, budget ${TIMEOUT_MS} ms, seed ${SEED}; service pid ${pid}, RSS baseline ${baseline.toFixed(1)} MB`,
     );
 
     const latencies: Record<Kind, number[]> = { correct: [], failing: [], hostile: [] };
-    const statuses = new Map<number, number>();
+    const executed: Record<Kind, string[]> = { correct: [], failing: [], hostile: [] };
+    const statuses: Record<Kind, Map<number, number>> = { correct: new Map(), failing: new Map(), hostile: new Map() };
     const byWorkload = new Map<string, { runs: number; failed: number }>();
     let answered = 0;
     let lost = 0;
@@ -478,7 +558,7 @@ async function main(): Promise<number> {
       const started = Date.now();
       let next = 0;
       await Promise.all(
-        Array.from({ length: CONCURRENCY }, async () => {
+        Array.from({ length: CONCURRENCY }, async (_, loop) => {
           for (let i = next++; i < work.length; i = next++) {
             const w = work[i];
             const stat = byWorkload.get(w.name) ?? { runs: 0, failed: 0 };
@@ -487,7 +567,7 @@ async function main(): Promise<number> {
             const t0 = Date.now();
             let reply: Reply;
             try {
-              reply = await post(url, w.body);
+              reply = await post(url, w.body, w.kind === 'hostile' ? ATTACKER : candidate(loop));
             } catch (error) {
               lost += 1;
               stat.failed += 1;
@@ -497,8 +577,9 @@ async function main(): Promise<number> {
             const ms = Date.now() - t0;
             answered += 1;
             latencies[w.kind].push(ms);
-            statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
-            const problem = w.check(reply) ?? (ms > TIMEOUT_MS + 1_000 ? `answered after ${ms} ms` : null);
+            if (reply.executionId) executed[w.kind].push(reply.executionId);
+            statuses[w.kind].set(reply.status, (statuses[w.kind].get(reply.status) ?? 0) + 1);
+            const problem = (w.kind === 'hostile' && reply.status === 503 ? refusedInTurn(reply) : w.check(reply)) ?? lateness(reply, ms);
             if (problem) {
               stat.failed += 1;
               problems.push(`#${i} ${w.name}: ${problem}`);
@@ -511,14 +592,16 @@ async function main(): Promise<number> {
 
       // settle: nothing queued or running, and the only labelled containers are the pool's
       settled = false;
+      let present: string[] = [];
       for (let i = 0; i < 80 && !settled; i += 1) {
         const pool = await poolContainers(url);
-        containers = await labelled();
+        present = await sandboxes();
+        containers = present.length;
         pooled = pool.pooled;
         settled = pool.busy === 0 && containers <= pool.pooled;
         if (!settled) await sleep(250);
       }
-      if (!settled) problems.push(`round ${round}, after settling: ${containers} labelled containers, ${pooled} in the pool`);
+      if (!settled) problems.push(`round ${round}, after settling: ${containers} containers, ${pooled} in the pool: ${present.join(', ')}`);
 
       // memory back near the baseline: an idle V8 collects the load's garbage only when its
       // memory reducer runs, so watch for up to RSS_WAIT_MS and keep the lowest sample
@@ -546,24 +629,29 @@ async function main(): Promise<number> {
 
     child.kill('SIGTERM');
     const exitCode = await exited;
-    const leftAtExit = await labelled();
+    const leftAtExit = (await sandboxes()).length;
     await sleep(5_000);
-    const leftLater = await labelled();
+    const left = await sandboxes();
+    const leftLater = left.length;
     if (exitCode !== 0) problems.push(`the service exited with ${exitCode}`);
-    if (leftLater > 0) problems.push(`${leftLater} containers left 5 s after the service exited (${leftAtExit} right at exit)`);
+    if (leftLater > 0)
+      problems.push(`${leftLater} containers left 5 s after the service exited (${leftAtExit} right at exit): ${left.join(', ')}`);
     else if (leftAtExit > 0) console.log(`[soak] note: ${leftAtExit} containers were still being removed when the service exited`);
 
     console.log('');
-    console.log(
-      `answered ${answered}/${TOTAL * ROUNDS} in ${(wallMs / 1000).toFixed(1)} s; statuses ${[...statuses]
-        .sort()
-        .map(([s, n]) => `${s}×${n}`)
-        .join(', ')}`,
-    );
+    console.log(`answered ${answered}/${TOTAL * ROUNDS} in ${(wallMs / 1000).toFixed(1)} s`);
     for (const kind of ['correct', 'failing', 'hostile'] as Kind[]) {
       const l = latencies[kind];
+      const byStatus = [...statuses[kind]]
+        .sort()
+        .map(([s, n]) => `${s}×${n}`)
+        .join(', ');
       console.log(
-        `${kind.padEnd(8)} ${String(l.length).padStart(4)} runs  p50 ${percentile(l, 50)} ms  p95 ${percentile(l, 95)} ms  max ${percentile(l, 100)} ms`,
+        `${kind.padEnd(8)} ${String(l.length).padStart(4)} runs  p50 ${percentile(l, 50)} ms  p95 ${percentile(l, 95)} ms  max ${percentile(l, 100)} ms  (${byStatus})`,
+      );
+      const waits = executed[kind].flatMap((id) => queueMs.get(id) ?? []);
+      console.log(
+        `${''.padEnd(8)} ${String(waits.length).padStart(4)} ran   queue wait p50 ${percentile(waits, 50)} ms  p95 ${percentile(waits, 95)} ms  max ${percentile(waits, 100)} ms`,
       );
     }
     console.log(
@@ -588,6 +676,9 @@ async function main(): Promise<number> {
           .catch(() => undefined),
       ),
     );
+    // with the oci driver a container left would still name its state there
+    if ((await sandboxes()).length === 0) rmSync(serviceEnv.DATA_DIR, { recursive: true, force: true });
+    else console.log(`[soak] containers are left; their data folder stays: ${serviceEnv.DATA_DIR}`);
   }
 }
 

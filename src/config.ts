@@ -49,6 +49,8 @@ const configSchema = z
     POOL_MAX_AGE_MS: int(5 * 60_000, 1000),
     POOL_IDLE_SHRINK_MS: int(30_000, 1000),
     SANDBOX_MAX_CONTAINERS: int(32, 1),
+    // How often containers the engine refused to kill or remove are swept, and the longest wait between two removal retries.
+    SANDBOX_SWEEP_INTERVAL_MS: int(30_000, 100),
     SANDBOX_MEMORY_BUDGET_MB: int(8192, 32),
     // Scale-out (docs/scaling.md): all = today's single node; api = the API without Docker, executions sent to RUNNER_URL;
     // runner = executions only, on the internal endpoint, with no database, Redis or key store.

@@ -55,6 +55,7 @@ export function runnerSettings(config: Config): RunnerSettings {
       1,
       Math.min(config.SANDBOX_MAX_CONTAINERS, Math.floor(config.SANDBOX_MEMORY_BUDGET_MB / config.SANDBOX_MEMORY_MB)),
     ),
+    sweepIntervalMs: config.SANDBOX_SWEEP_INTERVAL_MS,
   };
 }
 
@@ -140,7 +141,7 @@ async function listen<T>(
 
 function dockerRunner(config: Config, logger: Logger): Promise<Runner> {
   return Runner.create(connectDocker(config.DOCKER_SOCKET), runnerSettings(config), (error) =>
-    logger.warn({ err: error }, 'sandbox pool could not start a container'),
+    logger.warn({ err: error }, 'sandbox container could not be started or removed'),
   );
 }
 
@@ -163,7 +164,6 @@ export async function startApiNode(env: NodeJS.ProcessEnv = process.env): Promis
     token: config.RUNNER_TOKEN,
     request: runnerSettings(config).request,
     timeoutMs: config.EXECUTION_TIMEOUT_MS,
-    queueWaitMs: config.QUEUE_WAIT_MS,
   });
   const { registered: platform, ...parts } = await listen(config, logger, runner, (app) => registerAll(app, config, runner));
   return { ...parts, role: 'api', platform, runner };

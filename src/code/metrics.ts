@@ -57,6 +57,7 @@ export class RunnerMetrics {
           this.set({ interpreter, state: 'starting' }, stats.starting);
           this.set({ interpreter, state: 'in_use' }, stats.inUse);
           this.set({ interpreter, state: 'waiting' }, stats.waiting);
+          this.set({ interpreter, state: 'stranded' }, stats.stranded);
         }
       },
     });

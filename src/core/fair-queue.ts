@@ -14,12 +14,19 @@ export interface FairQueueOptions {
   limit: number;
   /** Longest wait before a task starts; past it, it is refused (BusyError) rather than started late. */
   maxWaitMs: number;
+  /**
+   * Tasks one caller may run at once (the concurrency when unset). Below the concurrency, a slot is
+   * always left to the other callers: slots are not taken back from a running task, so a caller
+   * that could fill them all with 15-second jobs would make the next caller wait for one to end.
+   */
+  perCaller?: number;
 }
 
 /**
  * Runs tasks with a global concurrency, serving callers in turn: each caller (an API key, or a
  * client IP) has its own line, and a free slot goes to the waiting caller served least recently, so
- * one caller's backlog delays another caller by at most one task per slot, not by all of it.
+ * one caller's backlog delays another caller by at most one task per slot, not by all of it. A
+ * caller runs at most `perCaller` tasks at once.
  */
 export class FairQueue {
   private readonly lines = new Map<string, Waiting[]>();
@@ -86,8 +93,9 @@ export class FairQueue {
   }
 
   private dispatch(): void {
-    while (this.running < this.options.concurrency && this.lines.size > 0) {
+    while (this.running < this.options.concurrency) {
       const caller = this.leastRecentlyServed();
+      if (caller === undefined) break;
       const line = this.lines.get(caller)!;
       const entry = line.shift()!;
       if (line.length === 0) this.lines.delete(caller);
@@ -101,11 +109,13 @@ export class FairQueue {
     }
   }
 
-  /** The waiting caller whose last start is the oldest; one never served (or idle since) comes first. */
-  private leastRecentlyServed(): string {
-    let best = '';
+  /** The waiting caller under its share whose last start is the oldest; one never served (or idle since) comes first. */
+  private leastRecentlyServed(): string | undefined {
+    const share = this.options.perCaller ?? this.options.concurrency;
+    let best: string | undefined;
     let oldest = Infinity;
     for (const caller of this.lines.keys()) {
+      if ((this.busy.get(caller) ?? 0) >= share) continue;
       const last = this.served.get(caller) ?? 0;
       if (last < oldest) [best, oldest] = [caller, last];
     }

@@ -31,7 +31,7 @@ export interface RunnerSettings {
   resultBudgetBytes?: number;
   concurrency: number;
   queueLimit: number;
-  /** Longest wait in the queue before an execution starts; past it the caller gets 503 with Retry-After. */
+  /** Longest wait in the queue before an execution starts (within timeoutMs); past it the caller gets 503 with Retry-After. */
   queueWaitMs: number;
   pool: {
     enabled: boolean;
@@ -42,6 +42,8 @@ export interface RunnerSettings {
     idleShrinkMs: number;
   };
   maxContainers: number;
+  /** How often leftover containers are swept, and the longest wait between two retries of a refused removal. */
+  sweepIntervalMs?: number;
 }
 
 type ExecutionStatus = 'completed' | 'timed-out';
@@ -129,7 +131,13 @@ export class Runner implements ExecutionRunner {
     private readonly settings: RunnerSettings,
     onPoolError: (error: Error) => void = () => undefined,
   ) {
-    this.queue = new FairQueue({ concurrency: settings.concurrency, limit: settings.queueLimit, maxWaitMs: settings.queueWaitMs });
+    this.queue = new FairQueue({
+      concurrency: settings.concurrency,
+      limit: settings.queueLimit,
+      // the wait is part of the execution's budget: a job that could only start once it is spent is refused instead
+      maxWaitMs: Math.min(settings.queueWaitMs, settings.timeoutMs),
+      perCaller: Math.max(1, settings.concurrency - 1),
+    });
     this.requestSchema = executeRequestSchema(settings.request);
     const budget = new ContainerBudget(settings.maxContainers);
     const makePool = (interpreter: Interpreter) =>
@@ -142,6 +150,7 @@ export class Runner implements ExecutionRunner {
           maxAgeMs: settings.pool.maxAgeMs,
           idleShrinkMs: settings.pool.idleShrinkMs,
           readyTimeoutMs: Math.min(settings.timeoutMs, 10_000),
+          removeRetryMaxMs: settings.sweepIntervalMs,
         },
         budget,
         onPoolError,
@@ -153,16 +162,20 @@ export class Runner implements ExecutionRunner {
     jsonWorker.warm();
     if (settings.driver === 'oci') {
       await removeLabelled(docker, settings.instance);
-      const engine = await OciEngine.start(docker, {
-        ...settings,
-        dataDir: settings.oci?.dataDir ?? './data',
-        rootfsDir: settings.oci?.rootfsDir,
-      });
+      const engine = await OciEngine.start(
+        docker,
+        {
+          ...settings,
+          dataDir: settings.oci?.dataDir ?? './data',
+          rootfsDir: settings.oci?.rootfsDir,
+        },
+        onPoolError,
+      );
       return new Runner(engine, settings, onPoolError);
     }
     const ociRuntime = await pickOciRuntime(docker, settings.ociRuntime, settings.images.python);
     await removeLabelled(docker, settings.instance);
-    return new Runner(new DockerEngine(docker, settings, ociRuntime), settings, onPoolError);
+    return new Runner(new DockerEngine(docker, settings, ociRuntime, onPoolError), settings, onPoolError);
   }
 
   get ociRuntime(): string {
@@ -181,10 +194,13 @@ export class Runner implements ExecutionRunner {
 
   /**
    * Runs a request already validated with `requestSchema`, queued in its caller's line (callers
-   * are served in turn). Aborting `signal` (the caller's key was revoked) takes it out of the queue
-   * or kills its sandbox, and rejects with the signal's reason.
+   * are served in turn, none holding every slot). The time limit counts from the call, the wait in
+   * the queue included: the contract's 15 s are the caller's, from its request to its answer.
+   * Aborting `signal` (the caller's key was revoked) takes it out of the queue or kills its
+   * sandbox, and rejects with the signal's reason.
    */
   async run(request: ExecuteRequest, { signal, caller = 'anonymous', deadline = Infinity }: RunOptions = {}): Promise<Execution> {
+    const arrivedAt = Date.now();
     signal?.throwIfAborted();
     if (this.closing) throw new ShuttingDownError('the runner is shutting down');
     const language = requireLanguage(request.language);
@@ -199,17 +215,17 @@ export class Runner implements ExecutionRunner {
       };
     }
     const enqueuedAt = Date.now();
+    const endBy = Math.min(arrivedAt + this.settings.timeoutMs, deadline);
     const pool = this.pools[prepared.interpreter];
     return this.queue.add(
       caller,
       async (): Promise<Execution> => {
         const startedAt = Date.now();
-        // The 15 s budget starts when the job leaves the queue; the wait before it is bounded by queueWaitMs.
         const job =
           prepared.job.cases.length === 0
             ? { outcomes: new Map(), reasons: new Map(), leadingStdout: '', timedOut: false, acquireMs: 0, runMs: 0 }
             : await executeJob(pool, prepared.job, {
-                deadline: Math.min(startedAt + this.settings.timeoutMs, deadline),
+                deadline: endBy,
                 caseTimeoutMs: request.caseTimeoutMs,
                 memoryMb: this.settings.limits.memoryMb,
                 signal,

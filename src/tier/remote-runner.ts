@@ -22,17 +22,16 @@ export interface RemoteRunnerSettings {
   url: string;
   token: string;
   request: RequestLimits;
-  /** EXECUTION_TIMEOUT_MS and QUEUE_WAIT_MS: with a second of slack, the longest an execution may take from arrival to answer. */
+  /** EXECUTION_TIMEOUT_MS: with a second of slack, the longest an execution may take from arrival to answer, queue wait included. */
   timeoutMs: number;
-  queueWaitMs: number;
 }
 
-/** The answer's slack past queue wait plus execution time, as on a single node ("about one second", docs/api.md). */
+/** The answer's slack past the execution time, as on a single node ("about one second", docs/api.md). */
 const BACKSTOP_SLACK_MS = 1_000;
 /** What the runner node is told to leave of the budget for the answer's way back: its finished cases arrive before the api node's backstop. */
 const HOP_MARGIN_MS = 500;
 const READINESS_TIMEOUT_MS = 2_000;
-const IDLE_POOL = { ready: 0, starting: 0, inUse: 0, waiting: 0 };
+const IDLE_POOL = { ready: 0, starting: 0, inUse: 0, waiting: 0, stranded: 0 };
 
 /**
  * An api node's runner: sends every execution to RUNNER_URL and gives back what the runner node
@@ -102,8 +101,8 @@ export class RemoteRunner implements ExecutionRunner {
     signal?.throwIfAborted();
     if (this.closing) throw new ShuttingDownError('the runner is shutting down');
     const language = requireLanguage(request.language);
-    const { timeoutMs, queueWaitMs } = this.settings;
-    const backstopAt = Math.min(Date.now() + queueWaitMs + timeoutMs + BACKSTOP_SLACK_MS, deadline);
+    const { timeoutMs } = this.settings;
+    const backstopAt = Math.min(Date.now() + timeoutMs + BACKSTOP_SLACK_MS, deadline);
     const backstop = new AbortController();
     const timer = setTimeout(() => backstop.abort(), backstopAt - Date.now());
     const sentAt = Date.now();

@@ -1,5 +1,5 @@
-import { isLosslessNumber, LosslessNumber } from 'lossless-json';
-import { parseExactJson } from './json.js';
+import { isLosslessNumber } from 'lossless-json';
+import { exactNumbers, parseExactJson } from './json.js';
 
 /**
  * The wire form of an exactly parsed value, for the trip from the JSON thread to the event loop:
@@ -8,8 +8,11 @@ import { parseExactJson } from './json.js';
  * integers beyond 2^53): in `json` such a number is written as 0, its ordinal among the value's
  * numbers (in the order `Object.entries` and a walk of the parsed wire both visit them) is in
  * `exceptional`, its text in `texts` (comma-separated, in the same order). Every other number's
- * text is `String(Number(text))`. (A structured clone of the parsed value costs the event loop
- * more than parsing it: about 200 ms for 512 Ki numbers, measured.)
+ * text is `String(Number(text))`, so it stays a plain number: written back (`exactJson`) it is
+ * the same text, and an array of them is one object for the garbage collector (a LosslessNumber
+ * apiece made 300 000 numbers cost the event loop collection pauses of up to 60-250 ms). (A
+ * structured clone of the parsed value costs the event loop more than parsing it: about 200 ms for
+ * 512 Ki numbers, measured.)
  */
 export interface ExactJsonWire {
   json: string;
@@ -23,14 +26,15 @@ export function exactJsonWire(text: string): ExactJsonWire {
   const exceptional: number[] = [];
   const texts: string[] = [];
   const write = (value: unknown): string => {
-    if (isLosslessNumber(value)) {
-      const kept = String(Number(value.value)) === value.value;
-      if (!kept) {
-        exceptional.push(ordinal);
-        texts.push(value.value);
-      }
+    if (typeof value === 'number') {
       ordinal += 1;
-      return kept ? value.value : '0';
+      return String(value);
+    }
+    if (isLosslessNumber(value)) {
+      exceptional.push(ordinal);
+      texts.push(value.value);
+      ordinal += 1;
+      return '0';
     }
     if (Array.isArray(value)) return `[${value.map(write).join(',')}]`;
     if (typeof value === 'object' && value !== null) {
@@ -58,18 +62,23 @@ interface Pending {
 }
 
 /**
- * The value of a wire form, as parseExactJson would have given it: native `JSON.parse`, then every
- * number turned into a LosslessNumber with its exact text, in place, a few milliseconds at a time
- * (without recursion: the nesting may be deeper than this thread's stack).
+ * The value of a wire form, as parseExactJson gives it: native `JSON.parse`, then every number
+ * whose text native JSON changed turned back into a LosslessNumber with its exact text, in place,
+ * a few milliseconds at a time (without recursion: the nesting may be deeper than this thread's
+ * stack).
  */
 export async function fromExactJsonWire({ json, exceptional, texts }: ExactJsonWire): Promise<unknown> {
-  const root: Record<string, unknown> = { value: JSON.parse(json) as unknown };
+  const parsed: unknown = JSON.parse(json);
+  // what follows the parse (the rebuild, or the route's validation and the job's encoding) is a step of its own
+  await yieldToLoop();
+  if (exceptional.length === 0) return parsed;
+  const root: Record<string, unknown> = { value: parsed };
   const stack: Pending[] = [{ container: root, keys: ['value'], next: 0 }];
   let ordinal = 0;
   let nextExceptional = 0;
   let textAt = 0;
-  const numberText = (item: number): string => {
-    if (exceptional[nextExceptional] !== ordinal) return String(item);
+  const exactNumber = exactNumbers();
+  const nextText = (): string => {
     nextExceptional += 1;
     const end = texts.indexOf(',', textAt);
     const text = texts.slice(textAt, end < 0 ? undefined : end);
@@ -91,8 +100,9 @@ export async function fromExactJsonWire({ json, exceptional, texts }: ExactJsonW
     const item = slots[key];
     if (typeof item === 'number') {
       // an own "__proto__" key (JSON.parse makes one) is a plain data property: assigning it is safe
-      slots[key] = new LosslessNumber(numberText(item));
+      if (exceptional[nextExceptional] === ordinal) slots[key] = exactNumber(nextText());
       ordinal += 1;
+      if (nextExceptional >= exceptional.length) break;
     } else if (typeof item === 'object' && item !== null) {
       stack.push({
         container: item as Record<string, unknown> | unknown[],

@@ -105,10 +105,10 @@ describe('exact bodies over 8 KiB, parsed in the JSON thread', () => {
   });
 
   // The string is what payload.test.ts sends beside a prober, and has an absolute bound. A
-  // number-dense body is half a million LosslessNumbers on this thread however it is parsed, and
-  // collecting them is the machine's to schedule (up to 140 ms at a load of 16 on 2 cores): its
-  // bound is issue 13's 100 ms, or on a machine that loaded 60 % of the inline parse of the same
-  // body measured in the same test.
+  // number-dense body costs this thread little more than the string now (plain numbers; one
+  // LosslessNumber per distinct exceptional text: 10-32 ms at loads 12-15), but what is left is
+  // the machine's to schedule (up to 142 ms at a load of 15 on 2 cores): its bound is issue 13's
+  // 100 ms, or on a machine that loaded 60 % of the inline parse of the same body measured here.
   const ones = `[${Array<string>(512 * 1024 - 1).fill('1')}]`;
   const floats = `[${Array<string>(256 * 1024).fill('3.0')}]`;
   it.each([

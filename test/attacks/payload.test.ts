@@ -73,14 +73,16 @@ describe.each(RUNTIMES)('payload attacks under %s', (runtime) => {
 
   it.concurrent('python: a flat array of 300 000 numbers is parsed without stalling the service', async () => {
     const nums = Array.from({ length: 300_000 }, (_, i) => i % 10);
-    const { results, maxLoopDelayMs } = await attack(ctx, 'python', 'def f(nums):\n    return sum(nums)\n', {
+    // beside a prober and a victim too (attackBeside: /healthz under 100 ms, the victim under 1 s): the
+    // numbers stay plain numbers on the event loop's thread, not 300 000 objects to rebuild, write
+    // into the job and collect (docs/security.md, "Request bodies off the event loop")
+    const { results, maxLoopDelayMs, beside } = await attackBeside(ctx, 'python', 'def f(nums):\n    return sum(nums)\n', {
       testCases: [{ args: { nums }, expected: 1_350_000 }],
     });
     expect(results[0]).toMatchObject({ passed: true, error: null });
     console.log(
-      `payload: ${ctx.runtime} 300 000 numbers: longest event-loop stall ${maxLoopDelayMs} ms; load ${os.loadavg()[0].toFixed(2)}`,
+      `payload: ${ctx.runtime} 300 000 numbers: longest event-loop stall ${maxLoopDelayMs} ms, longest /healthz wait ${beside.longestHealthWaitMs} ms; load ${os.loadavg()[0].toFixed(2)}`,
     );
-    expect(maxLoopDelayMs, 'longest event-loop stall of the service').toBeLessThan(1_000);
   });
 
   it.concurrent('javascript: 100 cases of 9 KB each all run', async () => {

@@ -392,7 +392,7 @@ async function runAttack(
   return { outcome, beside: { longestHealthWaitMs: probed.longestWaitMs, probes: probed.probes, victimMs: victimReply.elapsedMs } };
 }
 
-export interface Prober {
+interface Prober {
   /** Stops probing (after the probe in flight) and reports the longest wait and how many probes were answered. */
   stop(): Promise<{ longestWaitMs: number; probes: number }>;
 }
@@ -402,7 +402,7 @@ export interface Prober {
  * was due to its answer: the service runs in the test's process, so a stalled event loop also
  * delays the prober's own timer, and that delay is part of what a real client would have waited.
  */
-export function startProber(service: Service, everyMs = 20): Prober {
+function startProber(service: Service, everyMs = 20): Prober {
   let running = true;
   let longestWaitMs = 0;
   let probes = 0;
@@ -444,14 +444,14 @@ export const VICTIM = {
   ],
 } as const;
 
-export interface VictimReply {
+interface VictimReply {
   reply: ExecuteReply;
   /** From sending the victim to its answer. */
   elapsedMs: number;
 }
 
 /** Sends VICTIM to `service` after `afterMs`. */
-export async function sendVictim(service: Service, afterMs: number): Promise<VictimReply> {
+async function sendVictim(service: Service, afterMs: number): Promise<VictimReply> {
   await sleep(afterMs);
   const sent = performance.now();
   const reply = await execute(service, VICTIM);
@@ -459,7 +459,7 @@ export async function sendVictim(service: Service, afterMs: number): Promise<Vic
 }
 
 /** The victim got 200 with both of its cases passing. */
-export function expectVictimAnswered({ reply }: VictimReply): void {
+function expectVictimAnswered({ reply }: VictimReply): void {
   expect(reply.status, `the victim: ${JSON.stringify(reply.body).slice(0, 300)}`).toBe(200);
   expect(reply.body.results?.map((r) => [r.passed, r.error])).toEqual([
     [true, null],

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach } from 'vitest';
-import { SERVICE_ARGS } from './build-service.js';
+import { SERVICE_ARGS, SERVICE_ENV } from './build-service.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
@@ -55,7 +55,7 @@ export class ServiceProcess {
     };
     const child = spawn(process.execPath, SERVICE_ARGS, {
       cwd: root,
-      env: { ...process.env, ...settings },
+      env: { ...process.env, ...SERVICE_ENV, ...settings },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const service = new ServiceProcess(name, settings, child, env.DATA_DIR === undefined);

@@ -1,6 +1,7 @@
 import { valuesEqual } from '../compare.js';
 import { RawJson } from '../raw-json.js';
 import { readFrame } from '../sandbox/frame-parser.js';
+import { nativeJson } from './native-json.js';
 import { exactJson, isJsonObject, parseExactJson } from '../../web/json.js';
 
 /**
@@ -26,7 +27,8 @@ const INLINE_VALUE_CHARS = 8 * 1024;
 
 /** Parses and checks a frame's JSON (the work done off the event loop); null when it is no frame. */
 export function wireFrame(json: string): WireFrame | null {
-  const frame = readFrame(json);
+  const native = nativeJson(json, { frame: true });
+  const frame = native ? (native.value as Record<string, unknown>) : readFrame(json);
   if (!frame) return null;
   let error: WireFrame['error'] = null;
   if (frame.error) {
@@ -45,7 +47,8 @@ export function wireFrame(json: string): WireFrame | null {
     ms: Number(frame.ms),
     error,
     ...(typeof frame.stdout === 'string' ? { stdout: frame.stdout } : {}),
-    value: frame.value === undefined || frame.value === null ? null : exactJson(frame.value),
+    // a natively parsed value holds no lossless number: JSON.stringify writes what exactJson would, faster
+    value: frame.value === undefined || frame.value === null ? null : native ? JSON.stringify(frame.value) : exactJson(frame.value),
   };
 }
 
@@ -58,6 +61,9 @@ export function fromWire(wire: WireFrame): Record<string, unknown> {
 
 /** Whether two JSON texts hold equal values (src/core/compare.ts); malformed text equals nothing. */
 export function textsEqual(expected: string, actual: string): boolean {
+  const expectedNative = nativeJson(expected);
+  const actualNative = expectedNative && nativeJson(actual);
+  if (expectedNative && actualNative) return valuesEqual(expectedNative.value, actualNative.value);
   try {
     return valuesEqual(parseExactJson(expected), parseExactJson(actual));
   } catch {

@@ -3,6 +3,7 @@ import { SandboxError } from '../../web/errors.js';
 import type { Interpreter } from '../languages.js';
 import { containerOptions, SANDBOX_LABEL, type SandboxLimits } from './container-spec.js';
 import { DockerSandbox, stageError, type SandboxEngine } from './sandbox.js';
+import { DEFAULT_SWEEP_INTERVAL_MS, PeriodicSweep } from './sweeper.js';
 
 export type OciRuntimeChoice = 'auto' | 'runc' | 'crun' | 'runsc';
 
@@ -79,19 +80,88 @@ async function imagePresent(docker: Docker, image: string): Promise<boolean> {
   }
 }
 
+/** Whether a failed removal means the container is gone anyway (404) rather than refused. */
+function alreadyGone(error: unknown): boolean {
+  return (error as { statusCode?: number }).statusCode === 404;
+}
+
+export interface DockerEngineSettings {
+  images: Record<Interpreter, string>;
+  instance: string;
+  limits: SandboxLimits;
+  /** How often leftovers are swept (DEFAULT_SWEEP_INTERVAL_MS when unset). */
+  sweepIntervalMs?: number;
+}
+
 /** The runner's sandboxes as containers on a Docker engine, all labelled with the runner's instance. */
 export class DockerEngine implements SandboxEngine {
+  /** Every sandbox started and not yet removed; those still held are never swept. */
+  private readonly sandboxes = new Set<DockerSandbox>();
+  /** When each start under way began: a container it is creating is listed before its id is known here. */
+  private readonly startsUnderWay = new Set<{ at: number }>();
+  private readonly periodicSweep: PeriodicSweep;
+
   constructor(
     private readonly docker: Docker,
-    private readonly settings: { images: Record<Interpreter, string>; instance: string; limits: SandboxLimits },
+    private readonly settings: DockerEngineSettings,
     readonly ociRuntime: string,
-  ) {}
+    onSweepError: (error: Error) => void = () => undefined,
+  ) {
+    this.periodicSweep = new PeriodicSweep(() => this.sweep(), settings.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS, onSweepError);
+  }
 
-  startSandbox(interpreter: Interpreter): Promise<DockerSandbox> {
+  async startSandbox(interpreter: Interpreter): Promise<DockerSandbox> {
     const { images, instance, limits } = this.settings;
     // Node's heap limit sits below the container's, so a runaway allocation is reported instead of OOM-killed.
     const env = interpreter === 'node' ? [`NODE_OPTIONS=--max-old-space-size=${Math.max(16, Math.floor(limits.memoryMb * 0.75))}`] : [];
-    return DockerSandbox.start(this.docker, containerOptions(images[interpreter], this.ociRuntime, instance, limits, env));
+    const start = { at: Date.now() };
+    this.startsUnderWay.add(start);
+    try {
+      const sandbox = await DockerSandbox.start(this.docker, containerOptions(images[interpreter], this.ociRuntime, instance, limits, env));
+      this.sandboxes.add(sandbox);
+      void sandbox.removed.then(() => this.sandboxes.delete(sandbox));
+      return sandbox;
+    } finally {
+      this.startsUnderWay.delete(start);
+    }
+  }
+
+  /**
+   * Force-removes the instance's containers that no held sandbox is (a retired one the engine refused
+   * to remove, a start cut short whose clean-up was refused), except those a start under way may be creating.
+   */
+  async sweep(): Promise<void> {
+    const held = new Set([...this.sandboxes].filter((sandbox) => sandbox.held).map((sandbox) => sandbox.id));
+    // Docker's Created is in whole seconds: a second's margin before the oldest start under way.
+    const createdBefore = Math.min(Infinity, ...[...this.startsUnderWay].map((start) => start.at)) / 1000 - 1;
+    let listed: Docker.ContainerInfo[];
+    try {
+      listed = await this.docker.listContainers({ all: true, filters: { label: [`${SANDBOX_LABEL}=${this.settings.instance}`] } });
+    } catch (error) {
+      throw stageError('engine', error);
+    }
+    const leftovers = listed.filter((c) => !held.has(c.Id) && c.Created < createdBefore);
+    const refused: unknown[] = [];
+    await Promise.all(
+      leftovers.map((c) =>
+        this.docker
+          .getContainer(c.Id)
+          .remove({ force: true })
+          .catch((error: unknown) => {
+            if (!alreadyGone(error)) refused.push(error);
+          }),
+      ),
+    );
+    if (refused.length > 0) {
+      const first = stageError('remove', refused[0]);
+      throw new SandboxError(
+        'remove',
+        `sweep: ${refused.length} of ${leftovers.length} leftover containers not removed (${first.message})`,
+        {
+          cause: refused[0],
+        },
+      );
+    }
   }
 
   /** Docker reachable and every runner image present. */
@@ -111,6 +181,7 @@ export class DockerEngine implements SandboxEngine {
   }
 
   async removeAll(): Promise<void> {
+    await this.periodicSweep.stop();
     await removeLabelled(this.docker, this.settings.instance);
   }
 }

@@ -1,6 +1,7 @@
 import { SandboxError } from '../../web/errors.js';
 import type { ContainerBudget } from './budget.js';
 import type { Sandbox } from './sandbox.js';
+import { DEFAULT_SWEEP_INTERVAL_MS, retryDelay } from './sweeper.js';
 
 export interface PoolOptions {
   /** Warm containers kept ready when idle; 0 turns the pool off (every request starts its own container). */
@@ -11,6 +12,8 @@ export interface PoolOptions {
   maxAgeMs: number;
   idleShrinkMs: number;
   readyTimeoutMs: number;
+  /** The longest wait between two attempts to remove a container the engine refused to remove (the sweep interval). */
+  removeRetryMaxMs?: number;
 }
 
 export interface PoolStats {
@@ -18,6 +21,8 @@ export interface PoolStats {
   starting: number;
   inUse: number;
   waiting: number;
+  /** Containers whose removal the engine refused: still counted in the container budget, and retried until they are gone. */
+  stranded: number;
 }
 
 interface Waiter {
@@ -45,6 +50,10 @@ export class SandboxPool {
   private closed = false;
   /** Starts and removals still under way; close() waits for them, so nothing outlives it. */
   private readonly pending = new Set<Promise<unknown>>();
+  /** Retired containers the engine would not remove: each keeps its budget slot until it is removed. */
+  private readonly stranded = new Set<Sandbox>();
+  private removeFailures = 0;
+  private removeRetryTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly startSandbox: () => Promise<Sandbox>,
@@ -59,7 +68,13 @@ export class SandboxPool {
   }
 
   get stats(): PoolStats {
-    return { ready: this.ready.length, starting: this.starting, inUse: this.inUse, waiting: this.waiters.length };
+    return {
+      ready: this.ready.length,
+      starting: this.starting,
+      inUse: this.inUse,
+      waiting: this.waiters.length,
+      stranded: this.stranded.size,
+    };
   }
 
   /** A started container whose harness is loaded and waiting for its one job. */
@@ -100,6 +115,11 @@ export class SandboxPool {
     for (const waiter of this.waiters.splice(0)) waiter.reject(new SandboxError('pool', 'the runner is shutting down'));
     for (const sandbox of this.ready.splice(0)) this.dispose(sandbox);
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+    clearTimeout(this.removeRetryTimer);
+    // One last attempt; what the engine still refuses is left to the runner's removeAll and the next start's sweep.
+    const last = [...this.stranded];
+    this.stranded.clear();
+    await Promise.allSettled(last.map((sandbox) => sandbox.dispose().finally(() => this.budget.release())));
   }
 
   private get wanted(): number {
@@ -184,12 +204,55 @@ export class SandboxPool {
     this.pump();
   }
 
+  /**
+   * Removes a container in the background. Its budget slot is freed only once the engine has
+   * removed it: one it refuses to remove (or to kill) still holds host resources, so it stays
+   * counted and is retried with backoff until the engine accepts.
+   */
   private dispose(sandbox: Sandbox): void {
     this.track(
-      sandbox
-        .dispose()
-        .catch((error: Error) => this.onError(error))
-        .finally(() => this.budget.release()),
+      sandbox.dispose().then(
+        () => this.budget.release(),
+        (error: Error) => {
+          this.onError(error);
+          this.stranded.add(sandbox);
+          this.scheduleRemoveRetry();
+        },
+      ),
+    );
+  }
+
+  private scheduleRemoveRetry(): void {
+    if (this.closed || this.removeRetryTimer) return;
+    this.removeFailures += 1;
+    const delay = retryDelay(this.removeFailures, this.options.removeRetryMaxMs ?? DEFAULT_SWEEP_INTERVAL_MS);
+    this.removeRetryTimer = setTimeout(() => {
+      this.removeRetryTimer = undefined;
+      this.retryStranded();
+    }, delay);
+    this.removeRetryTimer.unref();
+  }
+
+  private retryStranded(): void {
+    // A container stays in `stranded` until it is gone, so the stats count it while its retry runs.
+    const attempts = [...this.stranded].map((sandbox) =>
+      sandbox.dispose().then(
+        () => {
+          // Two retries can share one removal (a new failure scheduled one while this ran): the slot is freed once.
+          if (this.stranded.delete(sandbox)) this.budget.release();
+          return true;
+        },
+        (error: Error) => {
+          this.onError(error);
+          return false;
+        },
+      ),
+    );
+    this.track(
+      Promise.all(attempts).then((removed) => {
+        if (removed.every(Boolean)) this.removeFailures = 0;
+        if (this.stranded.size > 0) this.scheduleRemoveRetry();
+      }),
     );
   }
 

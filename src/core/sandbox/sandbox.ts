@@ -1,6 +1,7 @@
 import type Docker from 'dockerode';
-import { PassThrough, type Duplex } from 'node:stream';
+import type { Duplex } from 'node:stream';
 import { SandboxError, type SandboxStage } from '../../web/errors.js';
+import { DockerStreamDemux } from './docker-stream.js';
 import type { Interpreter } from '../languages.js';
 import type { HarnessEvent } from './frame-parser.js';
 import { HarnessOutput } from './harness-output.js';
@@ -29,7 +30,10 @@ export interface Sandbox {
   listen(listener: (event: HarnessEvent) => void): void;
   send(nonce: string, jobLine: string): void;
   kill(): Promise<void>;
-  /** Kills if needed and removes the sandbox; idempotent. */
+  /**
+   * Kills if needed and removes the sandbox. Idempotent once it succeeded; when the engine refused,
+   * it rejects (a SandboxError naming the stage) and a later call tries again.
+   */
   dispose(): Promise<void>;
 }
 
@@ -41,7 +45,10 @@ export interface SandboxEngine {
   startSandbox(interpreter: Interpreter): Promise<Sandbox>;
   /** Readiness checks by name, each 'ok' or what is wrong. */
   checks(): Promise<Record<string, string>>;
-  /** Removes every sandbox of this runner's instance, including those an earlier run left behind. */
+  /**
+   * Stops the engine's periodic sweep (docs/security.md, "When the engine refuses") and removes every
+   * sandbox of this runner's instance, including those an earlier run left behind.
+   */
   removeAll(): Promise<void>;
 }
 
@@ -75,8 +82,12 @@ export class DockerSandbox implements Sandbox {
   private resolveDrained!: () => void;
   private readonly output = new HarnessOutput();
   private killed = false;
-  private disposed: Promise<void> | undefined;
+  private removal: Promise<void> | undefined;
+  private retired = false;
   private hasExited = false;
+  /** Resolves once the engine has removed the container (by dispose, or found gone by it). */
+  readonly removed: Promise<void>;
+  private resolveRemoved!: () => void;
 
   private settleExit!: { resolve: (result: { StatusCode: number }) => void; reject: (error: unknown) => void };
 
@@ -87,6 +98,9 @@ export class DockerSandbox implements Sandbox {
     this.ready = this.output.ready;
     this.drained = new Promise((resolve) => {
       this.resolveDrained = resolve;
+    });
+    this.removed = new Promise((resolve) => {
+      this.resolveRemoved = resolve;
     });
     const waitResult = new Promise<{ StatusCode: number }>((resolve, reject) => {
       this.settleExit = { resolve, reject };
@@ -120,7 +134,7 @@ export class DockerSandbox implements Sandbox {
         throw stageError('attach', error);
       }
       const sandbox = new DockerSandbox(container, stream);
-      sandbox.wire(docker);
+      sandbox.wire();
       try {
         await container.start();
       } catch (error) {
@@ -143,6 +157,10 @@ export class DockerSandbox implements Sandbox {
   get isAlive(): boolean {
     return !this.hasExited && !this.killed;
   }
+  /** Still the pool's (ready, or running a job): dispose was never called. The engine's sweep leaves it alone. */
+  get held(): boolean {
+    return !this.retired;
+  }
 
   listen(listener: (event: HarnessEvent) => void): void {
     this.output.listen(listener);
@@ -160,27 +178,31 @@ export class DockerSandbox implements Sandbox {
     await this.container.kill({ signal: 'SIGKILL' }).catch(() => undefined);
   }
 
-  /** Kills if needed and force-removes the container; idempotent. */
+  /** Kills if needed and force-removes the container; a refused removal rejects, and may be tried again. */
   dispose(): Promise<void> {
-    this.disposed ??= (async () => {
-      this.killed = true;
-      this.stream.destroy();
-      try {
-        await this.container.remove({ force: true });
-      } catch (error) {
+    this.retired = true;
+    this.killed = true;
+    this.stream.destroy();
+    this.removal ??= this.container.remove({ force: true }).then(
+      () => this.resolveRemoved(),
+      (error: unknown) => {
         const status = (error as { statusCode?: number }).statusCode;
-        if (status !== 404 && status !== 409) throw stageError('remove', error);
-      }
-    })();
-    return this.disposed;
+        if (status === 404) return this.resolveRemoved();
+        // 409: a removal of it is already under way; its end is what a later call (the pool's retry) sees.
+        this.removal = undefined;
+        throw stageError('remove', error);
+      },
+    );
+    return this.removal;
   }
 
-  private wire(docker: Docker): void {
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    docker.modem.demuxStream(this.stream, stdout, stderr);
-    stdout.on('data', (chunk: Buffer) => this.output.stdout(chunk));
-    stderr.on('data', (chunk: Buffer) => this.output.stderr(chunk));
+  private wire(): void {
+    // not docker-modem's demuxStream: it copies every byte two or three times on the event loop
+    const demux = new DockerStreamDemux(
+      (chunk) => this.output.stdout(chunk),
+      (chunk) => this.output.stderr(chunk),
+    );
+    this.stream.on('data', (chunk: Buffer) => demux.push(chunk));
     const finish = () => {
       this.output.end();
       this.resolveDrained();

@@ -8,6 +8,7 @@ import type { Interpreter } from '../../languages.js';
 import { SANDBOX_LABEL, type SandboxLimits } from '../container-spec.js';
 import type { OciRuntimeChoice } from '../engine.js';
 import type { SandboxEngine } from '../sandbox.js';
+import { DEFAULT_SWEEP_INTERVAL_MS, PeriodicSweep } from '../sweeper.js';
 import { OciSandbox } from './oci-sandbox.js';
 import { prepareRootfs, type PreparedImage } from './rootfs.js';
 import { findExecutable, RuntimeCli } from './runtime-cli.js';
@@ -23,6 +24,8 @@ export interface OciEngineSettings {
   dataDir: string;
   /** Where unpacked images are kept; `<dataDir>/oci/rootfs` when absent. */
   rootfsDir?: string;
+  /** How often leftovers are swept (DEFAULT_SWEEP_INTERVAL_MS when unset). */
+  sweepIntervalMs?: number;
 }
 
 /** Where an oci-driver instance keeps its files (tests look here for leftovers). */
@@ -58,15 +61,28 @@ function cgroupHierarchies(): string[] {
  * only, to unpack the images; no daemon is on the path of a request.
  */
 export class OciEngine implements SandboxEngine {
+  /** Every sandbox started and not yet removed; those still held are never swept. */
+  private readonly sandboxes = new Set<OciSandbox>();
+  /** Ids of the containers whose start is under way (bundle written, runtime creating it). */
+  private readonly startingIds = new Set<string>();
+  private readonly periodicSweep: PeriodicSweep;
+
   private constructor(
     private readonly settings: OciEngineSettings,
     private readonly runtime: RuntimeCli,
     private readonly roots: Record<Interpreter, PreparedImage>,
     private readonly layout: ReturnType<typeof ociLayout>,
-  ) {}
+    onSweepError: (error: Error) => void,
+  ) {
+    this.periodicSweep = new PeriodicSweep(() => this.sweep(), settings.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS, onSweepError);
+  }
 
   /** Finds the runtime binary, removes what an earlier run of this instance left, and unpacks the runner images. */
-  static async start(docker: Docker, settings: OciEngineSettings): Promise<OciEngine> {
+  static async start(
+    docker: Docker,
+    settings: OciEngineSettings,
+    onSweepError: (error: Error) => void = () => undefined,
+  ): Promise<OciEngine> {
     const name = runtimeName(settings.ociRuntime);
     const binary = findExecutable(name);
     if (!binary) throw new SandboxError('engine', `the OCI runtime ${name} is not installed; run docker/setup-host.sh`);
@@ -80,14 +96,14 @@ export class OciEngine implements SandboxEngine {
       prepareRootfs(docker, settings.images.python, layout.rootfs, labels),
       prepareRootfs(docker, settings.images.node, layout.rootfs, labels),
     ]);
-    return new OciEngine(settings, runtime, { python, node }, layout);
+    return new OciEngine(settings, runtime, { python, node }, layout, onSweepError);
   }
 
   get ociRuntime(): string {
     return this.runtime.name;
   }
 
-  startSandbox(interpreter: Interpreter): Promise<OciSandbox> {
+  async startSandbox(interpreter: Interpreter): Promise<OciSandbox> {
     const { limits, instance } = this.settings;
     const root = this.roots[interpreter];
     const id = `${instance}-${randomBytes(8).toString('hex')}`;
@@ -102,7 +118,27 @@ export class OciEngine implements SandboxEngine {
       cgroupsPath: `/code-runner-${instance}/${id}`,
       seccomp: ociSeccomp(),
     });
-    return OciSandbox.start(this.runtime, id, path.join(this.layout.bundles, id), spec);
+    this.startingIds.add(id);
+    try {
+      const sandbox = await OciSandbox.start(this.runtime, id, path.join(this.layout.bundles, id), spec);
+      this.sandboxes.add(sandbox);
+      void sandbox.removed.then(() => this.sandboxes.delete(sandbox));
+      return sandbox;
+    } finally {
+      this.startingIds.delete(id);
+    }
+  }
+
+  /**
+   * Deletes the instance's containers and bundles that no held sandbox is (a retired one whose delete
+   * the runtime refused, what a cut-short start left), and never one whose start is under way.
+   */
+  async sweep(): Promise<void> {
+    const held = new Set([...this.startingIds, ...[...this.sandboxes].filter((sandbox) => sandbox.held).map((sandbox) => sandbox.id)]);
+    const refused = await removeInstance(this.runtime, this.layout.bundles, (id) => !held.has(id));
+    if (refused.length > 0) {
+      throw new SandboxError('remove', `sweep: ${refused.length} leftover containers not deleted (${refused[0]})`);
+    }
   }
 
   /** The driver, the runtime binary, and both unpacked images. */
@@ -116,6 +152,7 @@ export class OciEngine implements SandboxEngine {
   }
 
   async removeAll(): Promise<void> {
+    await this.periodicSweep.stop();
     await removeInstance(this.runtime, this.layout.bundles);
     for (const hierarchy of cgroupHierarchies()) {
       await rmdir(path.join(hierarchy, `code-runner-${this.settings.instance}`)).catch(() => undefined);
@@ -123,14 +160,26 @@ export class OciEngine implements SandboxEngine {
   }
 }
 
-/** Deletes every container in the runtime's state directory (only this instance's are there) and every bundle. */
-async function removeInstance(runtime: RuntimeCli, bundles: string): Promise<void> {
+/**
+ * Deletes the containers in the runtime's state directory (only this instance's are there) and the
+ * bundles that `wanted` picks (all by default); a container whose delete is refused keeps its bundle.
+ * Returns what the runtime said for each refused delete.
+ */
+async function removeInstance(runtime: RuntimeCli, bundles: string, wanted: (id: string) => boolean = () => true): Promise<string[]> {
   // `crun list` fails as a whole while one container's state is half written (a start cut short,
   // by a SIGKILL of the service too): the state directory's entries name every container as well.
   const listed = await runtime.list().catch(() => []);
   const inState = await readdir(runtime.stateDir).catch(() => []);
-  const ids = new Set([...listed.map(({ id }) => id), ...inState]);
-  await Promise.all([...ids].map((id) => runtime.run('delete', '--force', id)));
-  const left = await readdir(bundles).catch(() => []);
+  const ids = [...new Set([...listed.map(({ id }) => id), ...inState])].filter(wanted);
+  const refused = new Map<string, string>();
+  await Promise.all(
+    ids.map(async (id) => {
+      const result = await runtime.run('delete', '--force', id);
+      if (result.code !== 0 && existsSync(path.join(runtime.stateDir, id)))
+        refused.set(id, `${runtime.name} delete ${id}: ${result.stderr.trim()}`);
+    }),
+  );
+  const left = (await readdir(bundles).catch(() => [])).filter((entry) => wanted(entry) && !refused.has(entry));
   await Promise.all(left.map((entry) => rm(path.join(bundles, entry), { recursive: true, force: true })));
+  return [...refused.values()];
 }

@@ -46,7 +46,12 @@ export class OciSandbox implements Sandbox {
   private readonly output = new HarnessOutput();
   private killed = false;
   private hasExited = false;
-  private disposed: Promise<void> | undefined;
+  private removal: Promise<void> | undefined;
+  private retired = false;
+  private isRemoved = false;
+  /** Resolves once the container and its bundle are gone. */
+  readonly removed: Promise<void>;
+  private resolveRemoved!: () => void;
   private killing: Promise<void> | undefined;
   private readonly oomKillsAtStart = hostOomKills();
   private readonly processExit: Promise<number>;
@@ -58,6 +63,9 @@ export class OciSandbox implements Sandbox {
     private readonly child: RuntimeProcess,
   ) {
     this.ready = this.output.ready;
+    this.removed = new Promise((resolve) => {
+      this.resolveRemoved = resolve;
+    });
     this.processExit = new Promise<number>((resolve, reject) => {
       child.once('error', (error) =>
         reject(new SandboxError('engine', `cannot run ${runtime.binary}: ${error.message}`, { cause: error })),
@@ -103,6 +111,10 @@ export class OciSandbox implements Sandbox {
   get isAlive(): boolean {
     return !this.hasExited && !this.killed;
   }
+  /** Still the pool's (ready, or running a job): dispose was never called. The engine's sweep leaves it alone. */
+  get held(): boolean {
+    return !this.retired;
+  }
 
   listen(listener: (event: HarnessEvent) => void): void {
     this.output.listen(listener);
@@ -121,30 +133,46 @@ export class OciSandbox implements Sandbox {
     return this.killing;
   }
 
-  /** Kills if needed, waits for the runtime to end, deletes the container (if still there) and the bundle; idempotent. */
+  /**
+   * Kills if needed, waits for the runtime to end, deletes the container (if still there) and the
+   * bundle. A refused delete rejects, and a later call tries again.
+   */
   dispose(): Promise<void> {
-    this.disposed ??= (async () => {
-      await this.kill();
-      this.child.stdin.destroy();
-      const ended = await Promise.race([
-        this.processExit.then(
-          () => true,
-          () => true,
-        ),
-        new Promise<false>((resolve) => setTimeout(() => resolve(false), EXIT_WAIT_MS).unref()),
-      ]);
-      if (!ended) this.child.kill('SIGKILL');
-      if (existsSync(path.join(this.runtime.stateDir, this.id))) {
-        const result = await this.runtime.run('delete', '--force', this.id);
-        if (result.code !== 0 && existsSync(path.join(this.runtime.stateDir, this.id))) {
-          throw new SandboxError('remove', `${this.runtime.name} delete ${this.id}: ${result.stderr.trim()}`);
-        }
+    if (this.isRemoved) return Promise.resolve();
+    this.retired = true;
+    this.removal ??= this.remove().then(
+      () => {
+        this.isRemoved = true;
+        this.resolveRemoved();
+      },
+      (error: unknown) => {
+        this.removal = undefined;
+        throw error;
+      },
+    );
+    return this.removal;
+  }
+
+  private async remove(): Promise<void> {
+    await this.kill();
+    this.child.stdin.destroy();
+    const ended = await Promise.race([
+      this.processExit.then(
+        () => true,
+        () => true,
+      ),
+      new Promise<false>((resolve) => setTimeout(() => resolve(false), EXIT_WAIT_MS).unref()),
+    ]);
+    if (!ended) this.child.kill('SIGKILL');
+    if (existsSync(path.join(this.runtime.stateDir, this.id))) {
+      const result = await this.runtime.run('delete', '--force', this.id);
+      if (result.code !== 0 && existsSync(path.join(this.runtime.stateDir, this.id))) {
+        throw new SandboxError('remove', `${this.runtime.name} delete ${this.id}: ${result.stderr.trim()}`);
       }
-      this.child.stdout.destroy();
-      this.child.stderr.destroy();
-      await rm(this.bundle, { recursive: true, force: true });
-    })();
-    return this.disposed;
+    }
+    this.child.stdout.destroy();
+    this.child.stderr.destroy();
+    await rm(this.bundle, { recursive: true, force: true });
   }
 
   /**
