@@ -10,6 +10,8 @@ export interface LoadResult {
   failures: number;
   /** Busy CPU time of the whole machine (every process and the kernel) per answered request. */
   cpuMsPerRequest: number;
+  /** CPU time of the load generator itself (this process) per answered request. */
+  clientCpuMsPerRequest: number;
 }
 
 /** Jiffies (1/100 s, Linux's USER_HZ) the machine's CPUs have spent busy since boot: all but idle and iowait. */
@@ -34,6 +36,7 @@ export async function runLoad(request: () => Promise<void>, total: number, concu
   let failures = 0;
   const started = performance.now();
   const busyBefore = busyJiffies();
+  const clientBefore = process.cpuUsage();
   const worker = async () => {
     while (next < total) {
       next += 1;
@@ -51,6 +54,8 @@ export async function runLoad(request: () => Promise<void>, total: number, concu
   await Promise.all(Array.from({ length: concurrency }, worker));
   const wallSeconds = (performance.now() - started) / 1000;
   const cpuMsPerRequest = ((busyJiffies() - busyBefore) * 10) / Math.max(1, latencies.length);
+  const client = process.cpuUsage(clientBefore);
+  const clientCpuMsPerRequest = (client.user + client.system) / 1000 / Math.max(1, latencies.length);
   latencies.sort((a, b) => a - b);
   return {
     requests: total,
@@ -60,6 +65,7 @@ export async function runLoad(request: () => Promise<void>, total: number, concu
     perSecond: latencies.length / wallSeconds,
     failures,
     cpuMsPerRequest,
+    clientCpuMsPerRequest,
   };
 }
 
@@ -100,6 +106,7 @@ export async function runInTurns(
       perSecond: NaN,
       failures,
       cpuMsPerRequest: NaN,
+      clientCpuMsPerRequest: NaN,
     };
   };
   return { a: result(latencies[0]), b: result(latencies[1]) };

@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: the same 10-case Python and JavaScript workloads through a bare harness process,
- * a naive `docker run --rm` runner, the container churn ceiling, and this service with the pool
- * off and on, all in one run. Prints a table and writes it as JSON under bench/results/.
+ * a naive `docker run --rm` runner, the container churn ceiling of each path, and this service with
+ * each driver, all in one run. Prints a table, the ratios of issue 12's targets and where the CPU of
+ * one execution goes, and writes them as JSON under bench/results/ (docs/performance.md).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -10,10 +11,14 @@ import { loadConfig } from '../src/config.js';
 import { prepareExecution } from '../src/core/execute/prepare.js';
 import type { ExecuteRequest } from '../src/core/request-schema.js';
 import { pickOciRuntime } from '../src/core/sandbox/engine.js';
+import { findExecutable } from '../src/core/sandbox/oci/runtime-cli.js';
 import { runnerSettings } from '../src/service.js';
+import { processCpu, sandboxCgroupCpuMs } from './cpu-counters.js';
 import { runInTurns, runLoad, type LoadResult } from './load.js';
+import { phaseLines, targetRatios, type Phases, type Row } from './report.js';
 import { bareRequest } from './targets/bare.js';
 import { churnRequest, naiveRequest } from './targets/naive.js';
+import { ociChurnRequest, ociRootfsDir, startOciEngine } from './targets/oci.js';
 import { startPostgres } from '../test/platform/support/servers.js';
 import { buildService } from '../test/support/build-service.js';
 import { serviceRequest, startServiceProcess } from './targets/service.js';
@@ -24,55 +29,106 @@ const TOTAL = Number(process.env.BENCH_REQUESTS ?? 100);
 // Paced concurrency 1: one request every 250 ms, below the engine's container churn rate, as a
 // single user's requests arrive; back-to-back requests faster than the churn rate drain any pool.
 const PACE_MS = Number(process.env.BENCH_PACE_MS ?? 250);
-// BENCH_ONLY=hop: only the api → runner hop and the single node beside it (a few minutes instead of the whole table).
-const HOP_ONLY = process.env.BENCH_ONLY === 'hop';
+/**
+ * BENCH_ONLY=group,group…: only those groups of rows (a few minutes instead of the whole table);
+ * `hop` alone writes bench/results/hop, any other selection bench/results/partial.
+ */
+const GROUPS = ['bare', 'naive', 'churn', 'pool-off', 'pool', 'hop', 'oci', 'oci-churn', 'postgres', 'runsc', 'oci-runsc'] as const;
+type Group = (typeof GROUPS)[number];
+const only = process.env.BENCH_ONLY?.split(',').map((g) => g.trim());
+const unknown = only?.filter((g) => !(GROUPS as readonly string[]).includes(g)) ?? [];
+if (unknown.length > 0) throw new Error(`BENCH_ONLY: unknown group ${unknown.join(', ')} (groups: ${GROUPS.join(', ')})`);
+const wants = (group: Group) => !only || only.includes(group);
+const HOP_ONLY = only?.length === 1 && only[0] === 'hop';
 const config = loadConfig();
 const settings = runnerSettings(config);
 const docker = new Docker({ socketPath: config.DOCKER_SOCKET });
 const runtime = await pickOciRuntime(docker, config.SANDBOX_RUNTIME);
 const runtimes = Object.keys(((await docker.info()) as { Runtimes?: object }).Runtimes ?? {});
+const withRunsc = process.env.BENCH_SKIP_RUNSC !== '1';
+// The images `npm run images` unpacked: every oci-driver service of the run starts on them instead of unpacking its own.
+const rootfsDir = ociRootfsDir(config.DATA_DIR, config.SANDBOX_ROOTFS_DIR);
 await buildService();
 
-interface Row {
-  target: string;
-  workload: string;
-  c1: LoadResult;
-  c1Paced?: LoadResult;
-  c4?: LoadResult;
-  c8?: LoadResult;
-  peakRssMb?: number;
-}
 type Level = 1 | 'paced' | 4 | 8;
 const rows: Row[] = [];
+const ratios: Record<string, string> = {};
 
-async function measure(target: string, workload: string, request: () => Promise<void>, levels: Level[] = [1, 4, 8]): Promise<Row> {
+/** What a row's processes have spent so far (the service's own, what it reaped, its sandboxes' cgroup); read around the c8 cell. */
+type PhaseProbe = () => { selfMs: number; childrenMs: number; containersMs: number };
+/** For rows whose processes the bench starts itself (bare harnesses, the oci churn): what it reaped, and the sandboxes of `instance`. */
+const benchProbe =
+  (instance?: string): PhaseProbe =>
+  () => ({ selfMs: NaN, childrenMs: processCpu(process.pid).childrenMs, containersMs: instance ? sandboxCgroupCpuMs(instance) : NaN });
+
+async function measure(
+  target: string,
+  workload: string,
+  request: () => Promise<void>,
+  levels: Level[] = [1, 4, 8],
+  probe?: PhaseProbe,
+): Promise<Row> {
   await runLoad(request, 5, 1); // warm-up
   const row: Row = { target, workload, c1: await runLoad(request, TOTAL, 1) };
   if (levels.includes('paced')) row.c1Paced = await runLoad(request, TOTAL, 1, PACE_MS);
   if (levels.includes(4)) row.c4 = await runLoad(request, TOTAL, 4);
-  if (levels.includes(8)) row.c8 = await runLoad(request, TOTAL, 8);
+  if (levels.includes(8)) {
+    const before = probe?.();
+    row.c8 = await runLoad(request, TOTAL, 8);
+    const after = probe?.();
+    if (before && after) {
+      const answered = Math.max(1, row.c8.requests - row.c8.failures);
+      const phases: Phases = {
+        serviceMs: (after.selfMs - before.selfMs) / answered,
+        reapedMs: (after.childrenMs - before.childrenMs) / answered,
+        sandboxesMs: (after.containersMs - before.containersMs) / answered,
+      };
+      row.phases = phases;
+    }
+  }
   rows.push(row);
   process.stderr.write(`[bench] ${target} / ${workload} done\n`);
   return row;
 }
 
 const names: WorkloadName[] = ['python', 'javascript'];
-for (const name of HOP_ONLY ? [] : names) {
+for (const name of names) {
   const request = WORKLOADS[name] as unknown as ExecuteRequest;
   const prepared = prepareExecution(request, name, settings.stdoutCapBytes);
   if (prepared.kind !== 'run') throw new Error(`workload ${name} does not prepare`);
   const image = settings.images[prepared.interpreter];
-  await measure('bare process (no isolation)', name, bareRequest(prepared.interpreter, prepared.job, 10));
-  await measure(`naive docker run --rm (${runtime})`, name, naiveRequest(image, runtime, settings.limits, prepared.job, 10));
+  if (wants('bare'))
+    await measure('bare process (no isolation)', name, bareRequest(prepared.interpreter, prepared.job, 10), [1, 4, 8], benchProbe());
+  if (wants('naive'))
+    await measure(`naive docker run --rm (${runtime})`, name, naiveRequest(image, runtime, settings.limits, prepared.job, 10));
 }
-if (!HOP_ONLY)
+if (wants('churn'))
   await measure(`container churn ceiling (${runtime})`, 'none', churnRequest(docker, settings.images.python, runtime, settings.limits));
 
+/** The churn ceiling of the oci path: the driver's own engine, bundle config and runtime, running `true`. */
+async function ociChurnRow(choice: 'auto' | 'runsc', label: string): Promise<void> {
+  const oci = await startOciEngine(docker, settings.images, settings.limits, choice, rootfsDir);
+  try {
+    await measure(label, 'none', ociChurnRequest(oci.engine), [1, 4, 8], benchProbe(oci.instance));
+  } finally {
+    await oci.stop();
+  }
+}
+
+/**
+ * The service's rows, both workloads; the c8 cell of each also records where the service's CPU
+ * went: its own process, the processes it started and reaped (the OCI runtime and, under it, the
+ * sandboxes), and what the sandboxes' cgroup counted (the oci driver's; Docker's sandboxes are not
+ * the service's children, so with the docker driver both are about nil).
+ */
 async function serviceRows(label: string, env: Record<string, string>, port: number, levels: Level[] = [1, 'paced', 4, 8]) {
   const service = await startServiceProcess(port, env);
+  const pid = service.child.pid;
+  const probe: PhaseProbe | undefined =
+    pid === undefined ? undefined : () => ({ ...processCpu(pid), containersMs: sandboxCgroupCpuMs(service.instance) });
   try {
     for (const name of names) {
-      const row = await measure(label, name, serviceRequest(service.url, WORKLOADS[name], 10), levels);
+      const row = await measure(label, name, serviceRequest(service.url, WORKLOADS[name], 10), levels, probe);
       row.peakRssMb = service.peakRssMb();
     }
   } finally {
@@ -153,16 +209,19 @@ async function hopRows(): Promise<void> {
     await single.stop();
   }
 }
-const ratios: Record<string, string> = {};
-
-if (!HOP_ONLY) {
-  await serviceRows(`service, pool off (${runtime})`, { POOL_ENABLED: 'false', SANDBOX_RUNTIME: runtime }, 18181);
-  await serviceRows(`service, pool on (${runtime})`, { POOL_ENABLED: 'true', SANDBOX_RUNTIME: runtime }, 18182);
-}
-await hopRows();
+const ociEnv = (ociRuntime: string) => ({
+  POOL_ENABLED: 'true',
+  SANDBOX_DRIVER: 'oci',
+  SANDBOX_RUNTIME: ociRuntime,
+  SANDBOX_ROOTFS_DIR: rootfsDir,
+});
+if (wants('pool-off')) await serviceRows(`service, pool off (${runtime})`, { POOL_ENABLED: 'false', SANDBOX_RUNTIME: runtime }, 18181);
+if (wants('pool')) await serviceRows(`service, pool on (${runtime})`, { POOL_ENABLED: 'true', SANDBOX_RUNTIME: runtime }, 18182);
+if (wants('hop')) await hopRows();
 // The oci driver: the same service, each sandbox started by crun itself from the unpacked image, no daemon per request.
-if (!HOP_ONLY) {
-  await serviceRows('service, pool on, oci driver (crun)', { POOL_ENABLED: 'true', SANDBOX_DRIVER: 'oci', SANDBOX_RUNTIME: 'auto' }, 18185);
+if (wants('oci-churn')) await ociChurnRow('auto', 'oci churn ceiling (crun)');
+if (wants('oci')) await serviceRows('service, pool on, oci driver (crun)', ociEnv('auto'), 18185);
+if (wants('postgres')) {
   // The same service with its platform data in a PostgreSQL server (DATABASE_URL) instead of the
   // embedded PGlite: what the runner itself costs in RSS, without the embedded database's WebAssembly.
   const postgres = await startPostgres();
@@ -176,9 +235,14 @@ if (!HOP_ONLY) {
     await postgres.stop();
   }
 }
-if (!HOP_ONLY && runtimes.includes('runsc') && process.env.BENCH_SKIP_RUNSC !== '1') {
+if (withRunsc && wants('runsc') && runtimes.includes('runsc')) {
   await measure('container churn ceiling (runsc)', 'none', churnRequest(docker, settings.images.python, 'runsc', settings.limits));
   await serviceRows('service, pool on (runsc)', { POOL_ENABLED: 'true', SANDBOX_RUNTIME: 'runsc' }, 18183);
+}
+// gVisor started by runsc itself from the same bundles, beside the Docker runsc rows.
+if (withRunsc && wants('oci-runsc') && findExecutable('runsc')) {
+  await ociChurnRow('runsc', 'oci churn ceiling (runsc)');
+  await serviceRows('service, pool on, oci driver (runsc)', ociEnv('runsc'), 18187);
 }
 
 const fmt = (n: number | undefined, digits = 0) => (n === undefined || Number.isNaN(n) ? '-' : n.toFixed(digits));
@@ -190,45 +254,32 @@ const lines = [
       `| ${r.target} | ${r.workload} | ${fmt(r.c1.medianMs, 1)} | ${fmt(r.c1.p95Ms, 1)} | ${fmt(r.c1Paced?.medianMs, 1)} | ${fmt(r.c4?.perSecond, 1)} | ${fmt(r.c4?.p95Ms)} | ${fmt(r.c8?.perSecond, 1)} | ${fmt(r.c8?.p95Ms)} | ${fmt(r.c8?.cpuMsPerRequest)} | ${fmt(r.peakRssMb)} |`,
   ),
 ];
-const find = (prefix: string, workload: string) => rows.find((r) => r.target.startsWith(prefix) && r.workload === workload);
-for (const name of names) {
-  const bare = find('bare', name);
-  const pool = find(`service, pool on (${runtime})`, name);
-  const naive = find('naive', name);
-  const churn = find(`container churn ceiling (${runtime})`, 'none');
-  if (bare && pool && naive && churn) {
-    ratios[`${name}: pool c1 median / bare c1 median`] = (pool.c1.medianMs / bare.c1.medianMs).toFixed(2);
-    ratios[`${name}: pool c1 paced median / bare c1 median`] = ((pool.c1Paced?.medianMs ?? NaN) / bare.c1.medianMs).toFixed(2);
-    ratios[`${name}: naive c1 median / pool c1 paced median`] = (naive.c1.medianMs / (pool.c1Paced?.medianMs ?? NaN)).toFixed(1);
-    ratios[`${name}: naive c1 median / pool c1 median`] = (naive.c1.medianMs / pool.c1.medianMs).toFixed(1);
-    ratios[`${name}: pool c8 req/s / churn c8 req/s`] = ((pool.c8?.perSecond ?? 0) / (churn.c8?.perSecond ?? 1)).toFixed(2);
-    const oci = find('service, pool on, oci driver', name);
-    if (oci) {
-      ratios[`${name}: oci c8 req/s / bare c8 req/s`] = ((oci.c8?.perSecond ?? 0) / (bare.c8?.perSecond ?? 1)).toFixed(2);
-      ratios[`${name}: oci c8 req/s / docker pool c8 req/s`] = ((oci.c8?.perSecond ?? 0) / (pool.c8?.perSecond ?? 1)).toFixed(2);
-      ratios[`${name}: oci c1 median / bare c1 median`] = (oci.c1.medianMs / bare.c1.medianMs).toFixed(2);
-      ratios[`${name}: oci c1 paced median / bare c1 median`] = ((oci.c1Paced?.medianMs ?? NaN) / bare.c1.medianMs).toFixed(2);
-    }
-  }
-}
+Object.assign(ratios, targetRatios(rows, names, runtime));
 const failures = rows.reduce(
   (sum, r) => sum + r.c1.failures + (r.c1Paced?.failures ?? 0) + (r.c4?.failures ?? 0) + (r.c8?.failures ?? 0),
   0,
 );
-const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, Node ${process.version}, runtime ${runtime}`;
+const cores = os.cpus().length;
+const machine = `${cores} cores (${os.cpus()[0]?.model ?? 'unknown'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, Node ${process.version}, runtime ${runtime}`;
 const table = [
   `Machine: ${machine}`,
   `Requests per cell: ${TOTAL}; paced c1: one request every ${PACE_MS} ms; failed requests: ${failures}`,
+  `Load (1, 5, 15 min) at the end: ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ')}`,
   '',
   ...lines,
   '',
   ...Object.entries(ratios).map(([k, v]) => `- ${k}: ${v}`),
+  '',
+  ...phaseLines(rows, cores),
 ].join('\n');
 process.stdout.write(`${table}\n`);
 
 mkdirSync('bench/results', { recursive: true });
-const record = { date: new Date().toISOString(), machine, requestsPerCell: TOTAL, runtime, rows, ratios, failures };
-// a hop-only run does not replace the whole table
-const file = HOP_ONLY ? 'bench/results/hop' : 'bench/results/latest';
+const record = { date: new Date().toISOString(), machine, requestsPerCell: TOTAL, runtime, only, rows, ratios, failures };
+// a partial run does not replace the whole table
+const file = !only ? 'bench/results/latest' : HOP_ONLY ? 'bench/results/hop' : 'bench/results/partial';
 writeFileSync(`${file}.json`, `${JSON.stringify(record, null, 2)}\n`);
 writeFileSync(`${file}.md`, `${table}\n`);

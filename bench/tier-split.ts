@@ -8,19 +8,13 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildService } from '../test/support/build-service.js';
+import { processCpu } from './cpu-counters.js';
 import { runLoad } from './load.js';
 import { serviceRequest } from './targets/service.js';
 import { startTier } from './targets/tier.js';
 import { WORKLOADS, type WorkloadName } from './workloads.js';
 
 const REQUESTS = 200;
-const CLOCK_TICKS_PER_SECOND = 100;
-
-/** User plus system CPU time of a process, in ms. */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
-}
 
 function rssMb(name: string): number {
   const pids = execFileSync('pgrep', ['-x', name], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
@@ -51,14 +45,14 @@ for (const name of Object.keys(WORKLOADS) as WorkloadName[]) {
   const tier = await startTier(port, { POOL_MIN_PYTHON: '2', POOL_MIN_NODE: '2' });
   try {
     const warm = sandboxMemoryMb(`bench-${port}`);
-    const before = { api: cpuMs(tier.api.child.pid!), runner: cpuMs(tier.runner.child.pid!) };
+    const before = { api: processCpu(tier.api.child.pid!).selfMs, runner: processCpu(tier.runner.child.pid!).selfMs };
     let engine = rssMb('dockerd') + rssMb('containerd');
     const sampler = setInterval(() => (engine = Math.max(engine, rssMb('dockerd') + rssMb('containerd'))), 200);
     const load = await runLoad(serviceRequest(tier.url, WORKLOADS[name], WORKLOADS[name].testCases.length), REQUESTS, 8);
     if (load.failures > 0) throw new Error(`${load.failures} of ${REQUESTS} ${name} executions failed`);
     clearInterval(sampler);
-    const api = (cpuMs(tier.api.child.pid!) - before.api) / REQUESTS;
-    const runner = (cpuMs(tier.runner.child.pid!) - before.runner) / REQUESTS;
+    const api = (processCpu(tier.api.child.pid!).selfMs - before.api) / REQUESTS;
+    const runner = (processCpu(tier.runner.child.pid!).selfMs - before.runner) / REQUESTS;
     rows.push(
       `| ${name} | ${api.toFixed(1)} | ${(1000 / api).toFixed(0)} | ${runner.toFixed(1)} | ${load.perSecond.toFixed(1)} | ${load.cpuMsPerRequest.toFixed(0)} | ` +
         `${warm.map((mb) => mb.toFixed(1)).join(', ')} | ${engine.toFixed(0)} | ${tier.api.peakRssMb().toFixed(0)} / ${tier.runner.peakRssMb().toFixed(0)} |`,

@@ -3,11 +3,13 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SERVICE_ARGS } from '../../test/support/build-service.js';
+import { SERVICE_ARGS, SERVICE_ENV } from '../../test/support/build-service.js';
 
 export interface RunningService {
   url: string;
   child: ChildProcess;
+  /** SANDBOX_INSTANCE: names the oci driver's cgroup of the service's sandboxes. */
+  instance: string;
   peakRssMb(): number;
   stop(): Promise<void>;
 }
@@ -26,14 +28,16 @@ export function benchServiceEnv(): Record<string, string> {
  * so its RSS is its own, and waits until it is ready and warm.
  */
 export async function startServiceProcess(port: number, env: Record<string, string>): Promise<RunningService> {
+  const instance = `bench-${port}`;
   const child = spawn(process.execPath, SERVICE_ARGS, {
     env: {
       ...process.env,
+      ...SERVICE_ENV,
       ...benchServiceEnv(),
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
-      SANDBOX_INSTANCE: `bench-${port}`,
+      SANDBOX_INSTANCE: instance,
       ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -53,6 +57,7 @@ export async function startServiceProcess(port: number, env: Record<string, stri
   return {
     url,
     child,
+    instance,
     peakRssMb: () => {
       const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
       return match ? Number(match[1]) / 1024 : NaN;

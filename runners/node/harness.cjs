@@ -16,20 +16,25 @@ const RETURN_LIMIT = 1 << 20;
 // An error's type and message are cut to this many characters (the host shows fewer still).
 const MAX_ERROR_CHARS = 4096;
 
-Promise.all([
-  import('node:fs'),
-  import('node:vm'),
-  import('node:path'),
-  import('node:util'),
-  import('node:module'),
-  import('node:perf_hooks'),
-])
-  .then((modules) => main(...modules.map((namespace) => namespace.default)))
-  .catch((error) => {
-    // a failure of the harness itself (never of user code): say why on stderr and stop
-    process.stderr.write(`harness failure: ${error && error.stack ? error.stack : error}\n`);
-    process.exit(70);
-  });
+// main's arguments, in order
+const BUILTINS = ['node:fs', 'node:vm', 'node:path', 'node:util', 'node:module', 'node:perf_hooks'];
+
+function harnessFailure(error) {
+  // a failure of the harness itself (never of user code): say why on stderr and stop
+  process.stderr.write(`harness failure: ${error && error.stack ? error.stack : error}\n`);
+  process.exit(70);
+}
+
+// Inside the runner image the harness starts from a V8 startup snapshot (runners/node/snapshot.cjs
+// evaluates this file with `snapshotHarness` defined, at image build time); anywhere else it loads
+// the built-ins itself.
+if (typeof snapshotHarness === 'function') {
+  snapshotHarness(main, BUILTINS, harnessFailure);
+} else {
+  Promise.all(BUILTINS.map((name) => import(name)))
+    .then((modules) => main(...modules.map((namespace) => namespace.default)))
+    .catch(harnessFailure);
+}
 
 function main(fs, vm, path, util, Module, perfHooks) {
   // Bound once, so that user code patching these objects cannot cut the frame channel.

@@ -78,4 +78,20 @@ describe('node runner image', () => {
     expect(result.stray).toBe('stray\n');
     expect(result.exitCode).toBe(0);
   });
+
+  // docker/node.Dockerfile builds the blob under the heap limit the host sets for the default
+  // sandbox memory (SANDBOX_MEMORY_MB 256 x 0.75); V8 refuses a blob under other flags.
+  it.each([
+    ['the default heap limit: from the startup snapshot', '--max-old-space-size=192', true],
+    ['another heap limit: from source', '--max-old-space-size=100', false],
+  ])('starts under %s, and the code under test sees the same process', async (_name, nodeOptions, fromSnapshot) => {
+    const code =
+      "function f() { return [process.execArgv.includes('--snapshot-blob'), process.argv.slice(1), typeof require('vm').Script]; }";
+    const job = makeJob({ code, target: { names: ['f'] }, cases: [{ i: 0, args: [] }] }, 'solution.js');
+    const run = [...DOCKER_RUN, '-e', `NODE_OPTIONS=${nodeOptions}`, NODE_IMAGE];
+    const result = await runHarness(run, job, { timeoutMs: 60_000 });
+    const frame = result.result(0);
+    expect(frame?.raw, result.stderr).toContain(`"value":[${fromSnapshot},["/opt/runner/harness.cjs"],"function"]`);
+    expect(result.exitCode).toBe(0);
+  });
 });

@@ -5,10 +5,15 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { imageStartCommands } from './image-start.js';
 
 const MARK = '\x1e';
-export const PYTHON_HARNESS: readonly string[] = ['python3', 'runners/python/harness.py'];
-export const NODE_HARNESS: readonly string[] = ['node', 'runners/node/harness.cjs'];
+
+// HARNESS_START=image: the suites run the harnesses as the runner images start them, and so
+// prove that the faster start-up gives the same results as the source.
+const started = process.env.HARNESS_START === 'image' ? imageStartCommands() : undefined;
+export const PYTHON_HARNESS: readonly string[] = started?.python ?? ['python3', 'runners/python/harness.py'];
+export const NODE_HARNESS: readonly string[] = started?.node ?? ['node', 'runners/node/harness.cjs'];
 
 export interface JobCase {
   i: number;
