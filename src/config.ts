@@ -51,6 +51,8 @@ const configSchema = z
     SANDBOX_MAX_CONTAINERS: int(32, 1),
     // How often containers the engine refused to kill or remove are swept, and the longest wait between two removal retries.
     SANDBOX_SWEEP_INTERVAL_MS: int(30_000, 100),
+    // The service's CPU precedence over its sandboxes and the engine (src/cpu-priority.ts); 0 leaves it alone.
+    SERVICE_NICE: z.coerce.number().int().min(-20).max(19).default(-10),
     SANDBOX_MEMORY_BUDGET_MB: int(8192, 32),
     // Scale-out (docs/scaling.md): all = today's single node; api = the API without Docker, executions sent to RUNNER_URL;
     // runner = executions only, on the internal endpoint, with no database, Redis or key store.

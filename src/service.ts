@@ -4,6 +4,7 @@ import { executeRoute } from './code/execute-route.js';
 import { RunnerMetrics } from './code/metrics.js';
 import { languagesRoute, operationsRoutes } from './code/operations-routes.js';
 import { loadConfig, type Config } from './config.js';
+import { applyServiceNice } from './cpu-priority.js';
 import { Runner, type ExecutionRunner, type RunnerSettings } from './core/runner.js';
 import { connectDocker } from './core/sandbox/engine.js';
 import { mcpRoutes } from './mcp/routes.js';
@@ -139,7 +140,9 @@ async function listen<T>(
   return { registered, app, config, logger, url: address.replace('0.0.0.0', '127.0.0.1'), close };
 }
 
+/** Where sandboxes run (roles all and runner), the service first takes its CPU precedence over them. */
 function dockerRunner(config: Config, logger: Logger): Promise<Runner> {
+  applyServiceNice(config.SERVICE_NICE, logger);
   return Runner.create(connectDocker(config.DOCKER_SOCKET), runnerSettings(config), (error) =>
     logger.warn({ err: error }, 'sandbox container could not be started or removed'),
   );

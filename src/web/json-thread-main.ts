@@ -1,7 +1,16 @@
 // The JSON thread (started by json-thread.ts): runs the tasks it is sent, one at a time, in
 // arrival order, importing each task's module on first use.
+import os from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import type { ThreadAnswer, ThreadRequest } from './json-thread.js';
+
+// On two cores a large parse here competes with the event loop for a CPU; a lower priority lets the
+// event loop preempt it. On Linux this lowers this thread only (setpriority on the calling thread).
+try {
+  os.setPriority(10);
+} catch {
+  // a platform that refuses leaves the thread at the process's priority
+}
 
 type TaskFunction = (...args: unknown[]) => unknown;
 
