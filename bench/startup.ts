@@ -111,7 +111,7 @@ const oci = await startOciEngine(
   ociRootfsDir(config.DATA_DIR, config.SANDBOX_ROOTFS_DIR),
 );
 try {
-  const rootfs = (interpreter: Interpreter) => oci.engine['roots'][interpreter].dir;
+  const rootfs = (interpreter: Interpreter) => oci.engine.rootfsDir(interpreter);
   // The heap limit the host sets for Node under the default sandbox memory, which the image's blob was built for.
   const nodeEnv = [`NODE_OPTIONS=${readFileSync(path.join(rootfs('node'), 'opt/runner/harness.blob.options'), 'utf8').trim()}`];
   /** One container of the driver's config to its end; `command` undefined runs the image's own entry point. */

@@ -7,9 +7,7 @@ import type { Interpreter } from '../../src/core/languages.js';
 import type { SandboxLimits } from '../../src/core/sandbox/container-spec.js';
 import type { OciRuntimeChoice } from '../../src/core/sandbox/engine.js';
 import { ociLayout, OciEngine } from '../../src/core/sandbox/oci/oci-engine.js';
-import { OciSandbox } from '../../src/core/sandbox/oci/oci-sandbox.js';
-import { ociSeccomp } from '../../src/core/sandbox/oci/seccomp.js';
-import { ociSpec } from '../../src/core/sandbox/oci/spec.js';
+import type { OciSandbox } from '../../src/core/sandbox/oci/oci-sandbox.js';
 
 export interface BenchOciEngine {
   engine: OciEngine;
@@ -31,9 +29,7 @@ export async function startOciEngine(
 ): Promise<BenchOciEngine> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'code-runner-bench-oci-'));
   const instance = `bench-oci-${ociRuntime}-${randomBytes(3).toString('hex')}`;
-  // No periodic sweep: it deletes the containers the engine did not start itself, which here are
-  // all of them (startInOci); stop() removes what is left.
-  const engine = await OciEngine.start(docker, { images, instance, limits, ociRuntime, dataDir, rootfsDir, sweepIntervalMs: 2 ** 31 - 1 });
+  const engine = await OciEngine.start(docker, { images, instance, limits, ociRuntime, dataDir, rootfsDir });
   return {
     engine,
     instance,
@@ -51,33 +47,14 @@ export interface OciRunOptions {
   env?: string[];
 }
 
-/**
- * One container of the driver's bundle config (ociSpec with the driver's runtime, root, limits and
- * seccomp) running `command` instead of the image's harness, started and removed by the driver's
- * own OciSandbox. OciEngine keeps its runtime and unpacked images private and always starts the
- * harness; the bench reads those fields rather than rebuild them (bench-needs.md asks for a
- * `startSandbox(interpreter, command)` so that it need not).
- */
+/** One container of the driver's own config running `command` instead of the image's harness. */
 export function startInOci(
   engine: OciEngine,
   interpreter: Interpreter,
   command: string[] | undefined,
   options: OciRunOptions = {},
 ): Promise<OciSandbox> {
-  const runtime = engine['runtime'];
-  const root = engine['roots'][interpreter];
-  const { limits, instance } = engine['settings'];
-  const id = `${instance}-${randomBytes(8).toString('hex')}`;
-  const spec = ociSpec({
-    rootfs: root.dir,
-    image: command ? { ...root.config, entrypoint: command, cmd: [] } : root.config,
-    limits,
-    runtime: runtime.name,
-    env: options.env ?? [],
-    cgroupsPath: `/code-runner-${instance}/${id}`,
-    seccomp: options.seccomp === false ? undefined : ociSeccomp(),
-  });
-  return OciSandbox.start(runtime, id, path.join(engine['layout'].bundles, id), spec);
+  return engine.startCommand(interpreter, command, { env: options.env ?? [], seccomp: options.seccomp });
 }
 
 /** The oci path's churn ceiling: create, run and delete a container of the driver's config that runs `true`. */

@@ -200,6 +200,16 @@ function main(fs, vm, path, util, Module, perfHooks) {
     throw error;
   }
 
+  // Each write's callback is called once, on the next tick. They are counted, not queued one tick
+  // each: console passes the same handler with every write, and `for (;;) console.error(line)`
+  // never yields, so a tick per write filled the heap before the host's time limit came.
+  const pendingCallbacks = new Map();
+  function callPendingCallbacks() {
+    const due = [...pendingCallbacks];
+    pendingCallbacks.clear();
+    for (const [callback, count] of due) for (let i = 0; i < count; i += 1) callback(null);
+  }
+
   // console.* writes through these, so everything printed lands in the current capture.
   function capturedWrite(chunk, encoding, callback) {
     if (typeof encoding === 'function') {
@@ -208,7 +218,10 @@ function main(fs, vm, path, util, Module, perfHooks) {
     }
     // a character that fits ends within room + 3 bytes
     capture.add(chunkText(chunk, encoding, capture.room + 4));
-    if (typeof callback === 'function') process.nextTick(callback, null);
+    if (typeof callback === 'function') {
+      if (pendingCallbacks.size === 0) process.nextTick(callPendingCallbacks);
+      pendingCallbacks.set(callback, (pendingCallbacks.get(callback) || 0) + 1);
+    }
     return true;
   }
   const stdoutWrite = function write(chunk, encoding, callback) { return capturedWrite(chunk, encoding, callback); };

@@ -1,7 +1,7 @@
 // The oci driver's config.json and seccomp filter, built without running anything.
 import { describe, expect, it } from 'vitest';
 import { ociSeccomp } from '../../src/core/sandbox/oci/seccomp.js';
-import { ociSpec } from '../../src/core/sandbox/oci/spec.js';
+import { ociSpec, SECCOMP_BPF_ANNOTATION } from '../../src/core/sandbox/oci/spec.js';
 
 const LIMITS = { memoryMb: 256, cpus: 1, pids: 64, tmpfsMb: 64, nofile: 256, fsizeMb: 32 };
 const IMAGE = { env: ['PATH=/usr/bin:/bin', 'LANG=C.UTF-8'], workingDir: '/tmp', entrypoint: ['python3', '-I', 'h.py'], cmd: [] };
@@ -90,5 +90,41 @@ describe('ociSpec', () => {
     });
     expect(spec.linux.maskedPaths).toContain('/proc/kcore');
     expect(spec.linux.readonlyPaths).toContain('/proc/sys');
+  });
+});
+
+describe('ociSpec with the filter compiled once (run.oci.seccomp_bpf_data)', () => {
+  const seccomp = ociSeccomp('x64', '6.1.0');
+  const bpf = Buffer.alloc(16, 1).toString('base64');
+  const specFor = (runtime: string, withSeccomp = true) =>
+    ociSpec({
+      rootfs: '/r',
+      image: IMAGE,
+      limits: LIMITS,
+      runtime,
+      env: [],
+      cgroupsPath: '/cr/x',
+      seccomp: withSeccomp ? seccomp : undefined,
+      seccompBpf: bpf,
+    }) as {
+      annotations?: Record<string, string>;
+      linux: { seccomp?: unknown };
+    };
+
+  it('gives crun the program and keeps the seccomp section beside it', () => {
+    const spec = specFor('crun');
+    expect(spec.annotations).toEqual({ [SECCOMP_BPF_ANNOTATION]: bpf });
+    expect(spec.linux.seccomp).toEqual(seccomp);
+  });
+
+  it('gives it to no other runtime (runsc, runc keep compiling the section)', () => {
+    for (const runtime of ['runsc', 'runc']) {
+      expect(specFor(runtime).annotations, runtime).toBeUndefined();
+      expect(specFor(runtime).linux.seccomp, runtime).toEqual(seccomp);
+    }
+  });
+
+  it('gives no program to a container without the seccomp section (a measurement)', () => {
+    expect(specFor('crun', false).annotations).toBeUndefined();
   });
 });

@@ -243,6 +243,18 @@ describe('node harness: output', () => {
     expect(result.result(2)?.stdout).toBe('y'.repeat(10));
   });
 
+  it('calls the callback of each captured write once, after the write, without a tick per write', async () => {
+    // Two million writes that never yield: one queued tick each took about 160 MB, past this heap.
+    // Started from source whatever HARNESS_START says: a startup snapshot loads only under the heap
+    // limit it was built for.
+    const code =
+      'function f(n) {\n  let called = 0;\n  const counted = () => { called += 1; };\n  for (let i = 0; i < n; i++) process.stderr.write("x", counted);\n  const before = called;\n  return new Promise((resolve) => setImmediate(() => resolve([before, called])));\n}\n';
+    const result = await runHarness(['node', 'runners/node/harness.cjs'], job(code, ['f'], one([2_000_000])), {
+      env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=24' },
+    });
+    expect(result.result(0), result.stderr).toMatchObject({ value: [0, 2_000_000], error: null });
+  });
+
   it('keeps stray fd-level output out of the frames, in order before the case result', async () => {
     const code =
       'const fs = require("fs");\nfunction f(x) {\n  fs.writeSync(1, "raw ");\n  fs.writeSync(2, "to stderr\\n");\n  console.log("captured");\n  return x;\n}\n';

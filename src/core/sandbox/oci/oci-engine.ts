@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rm, rmdir } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type Docker from 'dockerode';
 import { SandboxError } from '../../../web/errors.js';
@@ -9,11 +9,21 @@ import { SANDBOX_LABEL, type SandboxLimits } from '../container-spec.js';
 import type { OciRuntimeChoice } from '../engine.js';
 import type { SandboxEngine } from '../sandbox.js';
 import { DEFAULT_SWEEP_INTERVAL_MS, PeriodicSweep } from '../sweeper.js';
+import { ContainerCgroup, removeCgroups, removeChildCgroups } from './container-cgroup.js';
 import { OciSandbox } from './oci-sandbox.js';
 import { prepareRootfs, type PreparedImage } from './rootfs.js';
 import { findExecutable, RuntimeCli } from './runtime-cli.js';
+import { compiledSeccompFilter } from './seccomp-bpf.js';
 import { ociSeccomp } from './seccomp.js';
 import { ociSpec } from './spec.js';
+
+/** How a container other than the harness (OciEngine.startCommand) differs from the driver's own. */
+export interface OciCommandOptions {
+  /** Environment on top of the image's, in place of the NODE_OPTIONS the driver gives the harness. */
+  env?: string[];
+  /** false: no seccomp profile (to measure what it costs). */
+  seccomp?: boolean;
+}
 
 export interface OciEngineSettings {
   images: Record<Interpreter, string>;
@@ -46,15 +56,6 @@ function runtimeName(choice: OciRuntimeChoice): string {
 /** gVisor needs its platform named (ptrace works without KVM) and no network of its own. */
 const RUNTIME_GLOBAL_ARGS: Record<string, string[]> = { runsc: ['--platform=ptrace', '--network=none'] };
 
-/** The cgroup hierarchies a runtime may have made the instance's parent cgroup in (v1 controllers, or the v2 root). */
-function cgroupHierarchies(): string[] {
-  const root = '/sys/fs/cgroup';
-  if (existsSync(path.join(root, 'cgroup.controllers'))) return [root];
-  return ['cpu', 'cpuacct', 'cpuset', 'memory', 'devices', 'freezer', 'blkio', 'pids', 'hugetlb', 'systemd', 'unified'].map((c) =>
-    path.join(root, c),
-  );
-}
-
 /**
  * The runner's sandboxes as containers started by an OCI runtime binary directly (crun; runsc for
  * gVisor), each from a bundle whose root is the runner image unpacked once. Docker is used at start
@@ -72,12 +73,14 @@ export class OciEngine implements SandboxEngine {
     private readonly runtime: RuntimeCli,
     private readonly roots: Record<Interpreter, PreparedImage>,
     private readonly layout: ReturnType<typeof ociLayout>,
+    /** Docker's profile as crun compiled it once (base64), handed to every crun container; undefined: crun compiles it each time. */
+    private readonly seccompBpf: string | undefined,
     onSweepError: (error: Error) => void,
   ) {
     this.periodicSweep = new PeriodicSweep(() => this.sweep(), settings.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS, onSweepError);
   }
 
-  /** Finds the runtime binary, removes what an earlier run of this instance left, and unpacks the runner images. */
+  /** Finds the runtime binary, removes what an earlier run of this instance left (cgroups too), and unpacks the runner images. */
   static async start(
     docker: Docker,
     settings: OciEngineSettings,
@@ -91,36 +94,55 @@ export class OciEngine implements SandboxEngine {
     await mkdir(layout.bundles, { recursive: true, mode: 0o700 });
     const runtime = new RuntimeCli(name, binary, layout.state, RUNTIME_GLOBAL_ARGS[name] ?? []);
     await removeInstance(runtime, layout.bundles);
+    await removeCgroups(instanceCgroup(settings.instance));
     const labels = { [SANDBOX_LABEL]: settings.instance };
     const [python, node] = await Promise.all([
       prepareRootfs(docker, settings.images.python, layout.rootfs, labels),
       prepareRootfs(docker, settings.images.node, layout.rootfs, labels),
     ]);
-    return new OciEngine(settings, runtime, { python, node }, layout, onSweepError);
+    const seccompBpf = name === 'crun' ? await compileSeccomp(binary, python.dir, settings, onSweepError) : undefined;
+    return new OciEngine(settings, runtime, { python, node }, layout, seccompBpf, onSweepError);
   }
 
   get ociRuntime(): string {
     return this.runtime.name;
   }
 
-  async startSandbox(interpreter: Interpreter): Promise<OciSandbox> {
+  /** Where the unpacked image of `interpreter` is (the container's read-only root). */
+  rootfsDir(interpreter: Interpreter): string {
+    return this.roots[interpreter].dir;
+  }
+
+  startSandbox(interpreter: Interpreter): Promise<OciSandbox> {
+    const { memoryMb } = this.settings.limits;
+    // Node's heap limit sits below the container's, as with the docker driver.
+    const env = interpreter === 'node' ? [`NODE_OPTIONS=--max-old-space-size=${Math.max(16, Math.floor(memoryMb * 0.75))}`] : [];
+    return this.startCommand(interpreter, undefined, { env });
+  }
+
+  /**
+   * A container of the driver's own config (root, limits, seccomp, cgroup) running `command`
+   * instead of the image's harness (undefined: the image's own entry point), held and removed like
+   * any sandbox of the engine. The bench measures the driver with it.
+   */
+  async startCommand(interpreter: Interpreter, command: string[] | undefined, options: OciCommandOptions = {}): Promise<OciSandbox> {
     const { limits, instance } = this.settings;
     const root = this.roots[interpreter];
     const id = `${instance}-${randomBytes(8).toString('hex')}`;
-    // Node's heap limit sits below the container's, as with the docker driver.
-    const env = interpreter === 'node' ? [`NODE_OPTIONS=--max-old-space-size=${Math.max(16, Math.floor(limits.memoryMb * 0.75))}`] : [];
+    const cgroup = new ContainerCgroup(`${instanceCgroup(instance)}/${id}`, limits.memoryMb * 1024 * 1024);
     const spec = ociSpec({
       rootfs: root.dir,
-      image: root.config,
+      image: command ? { ...root.config, entrypoint: command, cmd: [] } : root.config,
       limits,
       runtime: this.runtime.name,
-      env,
-      cgroupsPath: `/code-runner-${instance}/${id}`,
-      seccomp: ociSeccomp(),
+      env: options.env ?? [],
+      cgroupsPath: cgroup.runtimePath,
+      seccomp: options.seccomp === false ? undefined : ociSeccomp(),
+      seccompBpf: options.seccomp === false ? undefined : this.seccompBpf,
     });
     this.startingIds.add(id);
     try {
-      const sandbox = await OciSandbox.start(this.runtime, id, path.join(this.layout.bundles, id), spec);
+      const sandbox = await OciSandbox.start(this.runtime, id, path.join(this.layout.bundles, id), spec, cgroup);
       this.sandboxes.add(sandbox);
       void sandbox.removed.then(() => this.sandboxes.delete(sandbox));
       return sandbox;
@@ -130,12 +152,13 @@ export class OciEngine implements SandboxEngine {
   }
 
   /**
-   * Deletes the instance's containers and bundles that no held sandbox is (a retired one whose delete
-   * the runtime refused, what a cut-short start left), and never one whose start is under way.
+   * Deletes the instance's containers, bundles and cgroups that no held sandbox is (a retired one whose
+   * delete the runtime refused, what a cut-short start left), and never one whose start is under way.
    */
   async sweep(): Promise<void> {
     const held = new Set([...this.startingIds, ...[...this.sandboxes].filter((sandbox) => sandbox.held).map((sandbox) => sandbox.id)]);
     const refused = await removeInstance(this.runtime, this.layout.bundles, (id) => !held.has(id));
+    await removeChildCgroups(instanceCgroup(this.settings.instance), (id) => !held.has(id));
     if (refused.length > 0) {
       throw new SandboxError('remove', `sweep: ${refused.length} leftover containers not deleted (${refused[0]})`);
     }
@@ -154,10 +177,13 @@ export class OciEngine implements SandboxEngine {
   async removeAll(): Promise<void> {
     await this.periodicSweep.stop();
     await removeInstance(this.runtime, this.layout.bundles);
-    for (const hierarchy of cgroupHierarchies()) {
-      await rmdir(path.join(hierarchy, `code-runner-${this.settings.instance}`)).catch(() => undefined);
-    }
+    await removeCgroups(instanceCgroup(this.settings.instance));
   }
+}
+
+/** The cgroup (relative to each hierarchy's root) that holds every container of the instance. */
+function instanceCgroup(instance: string): string {
+  return `/code-runner-${instance}`;
 }
 
 /**
@@ -182,4 +208,25 @@ async function removeInstance(runtime: RuntimeCli, bundles: string, wanted: (id:
   const left = (await readdir(bundles).catch(() => [])).filter((entry) => wanted(entry) && !refused.has(entry));
   await Promise.all(left.map((entry) => rm(path.join(bundles, entry), { recursive: true, force: true })));
   return [...refused.values()];
+}
+
+/** Docker's profile as crun compiles it, once per (profile, crun, arch, kernel); undefined: crun compiles it per container. */
+async function compileSeccomp(
+  binary: string,
+  rootfs: string,
+  settings: OciEngineSettings,
+  log: (error: Error) => void,
+): Promise<string | undefined> {
+  const seccomp = ociSeccomp();
+  if (!seccomp) return undefined;
+  const compiled = await compiledSeccompFilter({
+    runtimeBinary: binary,
+    seccomp,
+    rootfs,
+    limits: settings.limits,
+    cacheDir: path.join(path.resolve(settings.dataDir, 'oci'), 'seccomp'),
+    cgroupsPath: `${instanceCgroup(settings.instance)}/seccomp-probe`,
+  });
+  if ('reason' in compiled) log(new Error(`seccomp: crun compiles the profile for every container: ${compiled.reason}`));
+  return 'bpf' in compiled ? compiled.bpf : undefined;
 }

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -8,6 +8,7 @@ import { SandboxError } from '../../../web/errors.js';
 import type { HarnessEvent } from '../frame-parser.js';
 import { HarnessOutput } from '../harness-output.js';
 import type { ExitInfo, Sandbox } from '../sandbox.js';
+import type { ContainerCgroup } from './container-cgroup.js';
 import type { RuntimeCli } from './runtime-cli.js';
 
 const SIGKILL_STATUS = 137;
@@ -16,20 +17,6 @@ const KILL_RETRY_MS = 50;
 const KILL_ATTEMPTS = 40;
 /** How long dispose waits for the runtime process to end after the kill before it is killed itself. */
 const EXIT_WAIT_MS = 5_000;
-
-/**
- * The host's count of OOM kills (/proc/vmstat `oom_kill`). crun removes a container's cgroup as it
- * reaps the container's init, before the service (or a poststop hook) can read the cgroup's
- * `memory.oom_control`; this counter is the kernel's own record that an OOM kill happened.
- */
-function hostOomKills(): number {
-  try {
-    const match = /^oom_kill (\d+)$/m.exec(readFileSync('/proc/vmstat', 'utf8'));
-    return match ? Number(match[1]) : 0;
-  } catch {
-    return 0;
-  }
-}
 
 type RuntimeProcess = ChildProcessByStdio<Writable, Readable, Readable>;
 
@@ -53,7 +40,6 @@ export class OciSandbox implements Sandbox {
   readonly removed: Promise<void>;
   private resolveRemoved!: () => void;
   private killing: Promise<void> | undefined;
-  private readonly oomKillsAtStart = hostOomKills();
   private readonly processExit: Promise<number>;
 
   private constructor(
@@ -61,6 +47,7 @@ export class OciSandbox implements Sandbox {
     readonly id: string,
     private readonly bundle: string,
     private readonly child: RuntimeProcess,
+    private readonly cgroup: ContainerCgroup,
   ) {
     this.ready = this.output.ready;
     this.removed = new Promise((resolve) => {
@@ -95,8 +82,17 @@ export class OciSandbox implements Sandbox {
     child.stdin.on('error', () => undefined);
   }
 
-  /** Writes the bundle (config.json) and starts `<runtime> run` on it; the sandbox is warm once `ready` resolves. */
-  static async start(runtime: RuntimeCli, id: string, bundle: string, spec: Record<string, unknown>): Promise<OciSandbox> {
+  /**
+   * Writes the bundle (config.json) and starts `<runtime> run` on it; the sandbox is warm once `ready`
+   * resolves. `cgroup` is the service's cgroup around the one the spec names (ContainerCgroup).
+   */
+  static async start(
+    runtime: RuntimeCli,
+    id: string,
+    bundle: string,
+    spec: Record<string, unknown>,
+    cgroup: ContainerCgroup,
+  ): Promise<OciSandbox> {
     try {
       await mkdir(bundle, { recursive: true, mode: 0o700 });
       await writeFile(path.join(bundle, 'config.json'), JSON.stringify(spec));
@@ -105,7 +101,7 @@ export class OciSandbox implements Sandbox {
       throw new SandboxError('create', `cannot write the bundle: ${(error as Error).message}`, { cause: error });
     }
     const child = spawn(runtime.binary, runtime.args('run', '--bundle', bundle, id), { stdio: ['pipe', 'pipe', 'pipe'] });
-    return new OciSandbox(runtime, id, bundle, child);
+    return new OciSandbox(runtime, id, bundle, child, cgroup);
   }
 
   get isAlive(): boolean {
@@ -173,6 +169,8 @@ export class OciSandbox implements Sandbox {
     this.child.stdout.destroy();
     this.child.stderr.destroy();
     await rm(this.bundle, { recursive: true, force: true });
+    // A runtime killed before its cleanup leaves its cgroup (empty once the container's init died).
+    await this.cgroup.remove();
   }
 
   /**
@@ -190,9 +188,10 @@ export class OciSandbox implements Sandbox {
   }
 
   private exitInfo(statusCode: number): ExitInfo {
-    // Inside a PID namespace nothing can SIGKILL the namespace's init (the harness) but the host:
-    // the service (`killed`) or the kernel's OOM killer, which the host's counter confirms.
-    const oomKilled = statusCode === SIGKILL_STATUS && !this.killed && hostOomKills() > this.oomKillsAtStart;
+    // Inside a PID namespace nothing can SIGKILL the namespace's init (the harness) but the host: the
+    // service (`killed`) or an OOM killer. Only the container's own cgroup says it was its own memory
+    // (an OOM kill elsewhere on the host, or a host-wide one, is not the code's doing).
+    const oomKilled = statusCode === SIGKILL_STATUS && !this.killed && this.cgroup.reachedMemoryLimit();
     return { statusCode, oomKilled, killedByHost: this.killed };
   }
 }

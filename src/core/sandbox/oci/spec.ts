@@ -28,6 +28,8 @@ const MASKED_PATHS = [
 ];
 const READONLY_PATHS = ['/proc/bus', '/proc/fs', '/proc/irq', '/proc/sys', '/proc/sysrq-trigger'];
 const CPU_PERIOD_US = 100_000;
+/** crun (1.8.1 here, crun(1)) installs this base64 BPF program as it is and does not compile linux.seccomp. */
+export const SECCOMP_BPF_ANNOTATION = 'run.oci.seccomp_bpf_data';
 
 export interface OciSpecInput {
   /** The unpacked image, mounted read-only as the root. */
@@ -41,8 +43,11 @@ export interface OciSpecInput {
   /** The sandbox's cgroup, relative to the cgroup root of each hierarchy. */
   cgroupsPath: string;
   seccomp: OciSeccomp | undefined;
-  /** Runs on the host after the container stopped, before its cgroup goes (copies the OOM counters). */
-  poststop?: { path: string; args: string[] };
+  /**
+   * `seccomp` compiled by crun once, base64 (compiledSeccompFilter): crun loads it instead of compiling
+   * the profile again. Only crun reads it; the seccomp section stays for every other runtime.
+   */
+  seccompBpf?: string;
 }
 
 interface Mount {
@@ -105,8 +110,10 @@ export function ociSpec(input: OciSpecInput): Record<string, unknown> {
     },
     root: { path: input.rootfs, readonly: true },
     hostname: 'sandbox',
+    ...(input.seccomp && input.seccompBpf && input.runtime === 'crun'
+      ? { annotations: { [SECCOMP_BPF_ANNOTATION]: input.seccompBpf } }
+      : {}),
     mounts,
-    ...(input.poststop ? { hooks: { poststop: [input.poststop] } } : {}),
     linux: {
       namespaces: [{ type: 'pid' }, { type: 'network' }, { type: 'ipc' }, { type: 'uts' }, { type: 'mount' }],
       cgroupsPath: input.cgroupsPath,

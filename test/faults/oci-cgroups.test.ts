@@ -1,0 +1,144 @@
+// The oci driver's cgroups with the real crun (soak findings, session 7): a `crun run` killed before
+// its cleanup must not leave the container's cgroup behind, and an OOM kill elsewhere on the host
+// must not make another sandbox's SIGKILL read as "out of memory".
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Docker from 'dockerode';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { OciEngine } from '../../src/core/sandbox/oci/oci-engine.js';
+import type { OciSandbox } from '../../src/core/sandbox/oci/oci-sandbox.js';
+import { encodeJob } from '../../src/core/execute/run-job.js';
+import { loadConfig } from '../../src/config.js';
+
+/** Shared with the other oci-driver test files, so the runner images are unpacked once. */
+const ROOTFS_DIR = path.join(os.tmpdir(), 'code-runner-oci-rootfs');
+const LIMITS = { memoryMb: 128, cpus: 1, pids: 64, tmpfsMb: 16, nofile: 256, fsizeMb: 8 };
+const CGROUP_ROOT = '/sys/fs/cgroup';
+const instance = `h8cg-${process.pid}`;
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'oci-cgroups-'));
+let engine: OciEngine;
+
+/** The cgroup directories named `id` under the instance's cgroup, in every hierarchy (v1 controllers and the v2 root). */
+function cgroupsOf(id: string): string[] {
+  const hierarchies = [CGROUP_ROOT, ...readdirSync(CGROUP_ROOT).map((entry) => path.join(CGROUP_ROOT, entry))];
+  return hierarchies.map((h) => path.join(h, `code-runner-${instance}`, id)).filter((dir) => existsSync(dir));
+}
+
+/** This process's children whose command line contains every one of `parts` (NUL-separated arguments). */
+function childrenWith(...parts: string[]): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        // the runtime's own forks carry the same command line until they exec
+        const parent = Number(readFileSync(`/proc/${entry}/stat`, 'latin1').split(') ')[1].split(' ')[1]);
+        const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'latin1');
+        return parent === process.pid && parts.every((part) => cmdline.includes(part));
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/** Live host processes in the container's cgroup (its init, the harness, among them); a zombie waiting for its reaper is none. */
+function containerProcesses(id: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        const state = readFileSync(`/proc/${entry}/stat`, 'latin1').split(') ')[1][0];
+        return state !== 'Z' && state !== 'X' && readFileSync(`/proc/${entry}/cgroup`, 'utf8').includes(`/code-runner-${instance}/${id}`);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/** SIGKILLs the sandbox's `crun run` process from outside, as the kernel or an operator could. */
+function killRuntimeProcess(sandbox: OciSandbox): void {
+  const pids = childrenWith('run\0--bundle', sandbox.id);
+  expect(pids, `the crun run process of ${sandbox.id}`).toHaveLength(1);
+  process.kill(pids[0], 'SIGKILL');
+}
+
+beforeAll(async () => {
+  const config = loadConfig();
+  engine = await OciEngine.start(new Docker({ socketPath: config.DOCKER_SOCKET }), {
+    images: { python: config.PYTHON_IMAGE, node: config.NODE_IMAGE },
+    instance,
+    limits: LIMITS,
+    ociRuntime: 'crun',
+    dataDir,
+    rootfsDir: ROOTFS_DIR,
+    sweepIntervalMs: 600_000,
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await engine?.removeAll();
+  rmSync(dataDir, { recursive: true, force: true });
+  expect(cgroupsOf(''), "the instance's cgroup is gone after removeAll").toEqual([]);
+});
+
+it('leaves no container cgroup when the runtime process is SIGKILLed while it creates the container or while it runs', async () => {
+  const held = await engine.startSandbox('python');
+  const left: string[] = [];
+  // From the fork to a running harness: without the fix most of these left the container's cgroup, empty.
+  for (const delayMs of [0, 1, 2, 5, 10, 20, 40, 80]) {
+    for (const interpreter of ['python', 'node'] as const) {
+      const sandbox = await engine.startSandbox(interpreter);
+      const startedAt = Date.now();
+      while (Date.now() - startedAt < delayMs) await new Promise((resolve) => setImmediate(resolve));
+      killRuntimeProcess(sandbox);
+      await sandbox.exited.catch(() => undefined);
+      await sandbox.dispose();
+      const cgroups = cgroupsOf(sandbox.id);
+      const processes = containerProcesses(sandbox.id);
+      if (cgroups.length + processes.length > 0)
+        left.push(`${interpreter}, killed ${delayMs} ms after start: cgroups ${cgroups.join(' ')}; processes ${processes.join(' ')}`);
+    }
+  }
+  const running = await engine.startSandbox('node');
+  await running.ready;
+  killRuntimeProcess(running);
+  await running.exited;
+  await running.dispose();
+  if (cgroupsOf(running.id).length > 0) left.push(`node, killed when ready: ${cgroupsOf(running.id).join(' ')}`);
+  await held.ready;
+  expect(left, 'left after dispose').toEqual([]);
+
+  // an empty cgroup as a runtime killed before its cleanup leaves it (what the soak found), left by an earlier start
+  const orphan = `${instance}-0123456789abcdef`;
+  const hierarchies = cgroupsOf('').map((dir) => path.dirname(dir));
+  for (const hierarchy of hierarchies) mkdirSync(path.join(hierarchy, `code-runner-${instance}`, orphan, 'runtime'), { recursive: true });
+  await engine.sweep();
+  expect(cgroupsOf(orphan), 'the orphan cgroups the sweep left').toEqual([]);
+  expect(cgroupsOf(held.id).length, "the held sandbox's cgroups are kept").toBeGreaterThan(0);
+  expect(held.isAlive).toBe(true);
+
+  await engine.removeAll();
+  expect(cgroupsOf(''), "the instance's cgroup after removeAll").toEqual([]);
+}, 60_000);
+
+it('calls out of memory only the sandbox that ran out of its own memory, not one SIGKILLed beside it', async () => {
+  const vmstatOomKills = () => Number(/^oom_kill (\d+)$/m.exec(readFileSync('/proc/vmstat', 'utf8'))?.[1] ?? 0);
+  const [victim, bomb] = await Promise.all([engine.startSandbox('python'), engine.startSandbox('python')]);
+  await Promise.all([victim.ready, bomb.ready]);
+  const oomKillsBefore = vmstatOomKills();
+  const code = 'blocks = []\nwhile True:\n    blocks.append(bytearray(1 << 20))\n';
+  bomb.send('bomb', encodeJob({ code, filename: 'solution.py', target: { names: ['f'] }, cases: [], stdoutCap: 1_000 }, 'bomb'));
+  const bombExit = await bomb.exited;
+  expect(vmstatOomKills(), 'the host counted the OOM kill').toBeGreaterThan(oomKillsBefore);
+  // any other SIGKILL of the victim's init from the host (another OOM killer, an operator), after the bomb's
+  const victimProcesses = containerProcesses(victim.id);
+  expect(victimProcesses.length, 'processes in the victim container').toBeGreaterThan(0);
+  for (const pid of victimProcesses) process.kill(pid, 'SIGKILL');
+  const victimExit = await victim.exited;
+  await Promise.all([victim.dispose(), bomb.dispose()]);
+  const summary = `bomb ${JSON.stringify(bombExit)}, victim ${JSON.stringify(victimExit)}`;
+  expect(bombExit, summary).toMatchObject({ statusCode: 137, oomKilled: true, killedByHost: false });
+  expect(victimExit, summary).toMatchObject({ statusCode: 137, oomKilled: false, killedByHost: false });
+}, 60_000);
