@@ -1,4 +1,5 @@
 import type Docker from 'dockerode';
+import type { Interpreter } from '../languages.js';
 
 /** The isolation settings every sandbox container gets (docs/security.md explains each one). */
 export interface SandboxLimits {
@@ -14,6 +15,15 @@ export const SANDBOX_LABEL = 'code-runner.sandbox';
 /** The unprivileged uid (and gid) the harness runs as; no such user exists on the host. */
 export const SANDBOX_UID = 10001;
 const SANDBOX_USER = `${SANDBOX_UID}:${SANDBOX_UID}`;
+
+/**
+ * The environment both drivers add to a harness's container: Node's heap limit below the
+ * container's, so that a runaway allocation is reported instead of OOM-killed. The Node image's
+ * startup snapshot is built for the default's value (SNAPSHOT_NODE_OPTIONS in docker/node.Dockerfile).
+ */
+export function harnessEnv(interpreter: Interpreter, limits: SandboxLimits): string[] {
+  return interpreter === 'node' ? [`NODE_OPTIONS=--max-old-space-size=${Math.max(16, Math.floor(limits.memoryMb * 0.75))}`] : [];
+}
 
 /**
  * The host-side pids limit for a container. Under runc the cgroup counts the sandbox's own

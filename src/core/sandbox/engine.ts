@@ -1,7 +1,7 @@
 import Docker from 'dockerode';
 import { SandboxError } from '../../web/errors.js';
 import type { Interpreter } from '../languages.js';
-import { containerOptions, SANDBOX_LABEL, type SandboxLimits } from './container-spec.js';
+import { containerOptions, harnessEnv, SANDBOX_LABEL, type SandboxLimits } from './container-spec.js';
 import { DockerSandbox, stageError, type SandboxEngine } from './sandbox.js';
 import { DEFAULT_SWEEP_INTERVAL_MS, PeriodicSweep } from './sweeper.js';
 
@@ -112,8 +112,7 @@ export class DockerEngine implements SandboxEngine {
 
   async startSandbox(interpreter: Interpreter): Promise<DockerSandbox> {
     const { images, instance, limits } = this.settings;
-    // Node's heap limit sits below the container's, so a runaway allocation is reported instead of OOM-killed.
-    const env = interpreter === 'node' ? [`NODE_OPTIONS=--max-old-space-size=${Math.max(16, Math.floor(limits.memoryMb * 0.75))}`] : [];
+    const env = harnessEnv(interpreter, limits);
     const start = { at: Date.now() };
     this.startsUnderWay.add(start);
     try {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type Docker from 'dockerode';
 import { SandboxError } from '../../../web/errors.js';
 import type { Interpreter } from '../../languages.js';
-import { SANDBOX_LABEL, type SandboxLimits } from '../container-spec.js';
+import { harnessEnv, SANDBOX_LABEL, type SandboxLimits } from '../container-spec.js';
 import type { OciRuntimeChoice } from '../engine.js';
 import type { SandboxEngine } from '../sandbox.js';
 import { DEFAULT_SWEEP_INTERVAL_MS, PeriodicSweep } from '../sweeper.js';
@@ -114,10 +114,7 @@ export class OciEngine implements SandboxEngine {
   }
 
   startSandbox(interpreter: Interpreter): Promise<OciSandbox> {
-    const { memoryMb } = this.settings.limits;
-    // Node's heap limit sits below the container's, as with the docker driver.
-    const env = interpreter === 'node' ? [`NODE_OPTIONS=--max-old-space-size=${Math.max(16, Math.floor(memoryMb * 0.75))}`] : [];
-    return this.startCommand(interpreter, undefined, { env });
+    return this.startCommand(interpreter, undefined, { env: harnessEnv(interpreter, this.settings.limits) });
   }
 
   /**
