@@ -15,6 +15,7 @@ export class HarnessOutput {
   private listener: ((event: HarnessEvent) => void) | undefined;
   private backlog: HarnessEvent[] = [];
   private earlyOutput = '';
+  private discarding = false;
   private resolveReady!: (version: string) => void;
   private rejectReady!: (error: Error) => void;
 
@@ -27,11 +28,20 @@ export class HarnessOutput {
   }
 
   stdout(chunk: Buffer): void {
-    this.parser.push(chunk);
+    if (!this.discarding) this.parser.push(chunk);
   }
 
   stderr(chunk: Buffer): void {
-    this.dispatch({ kind: 'stray', text: chunk.toString('utf8') });
+    if (!this.discarding) this.dispatch({ kind: 'stray', text: chunk.toString('utf8') });
+  }
+
+  /**
+   * The host is killing the harness: whatever it still writes until it dies is dropped unread. A
+   * flood keeps its pipe full while the kill is on its way (a runtime process to start, or an engine
+   * call), and decoding that output would cost the event loop about 1-2 ms per MiB for nothing.
+   */
+  discard(): void {
+    this.discarding = true;
   }
 
   /** The output streams ended. */

@@ -29,6 +29,7 @@ export interface Sandbox {
   /** Starts receiving events; anything that arrived before is replayed first. */
   listen(listener: (event: HarnessEvent) => void): void;
   send(nonce: string, jobLine: string): void;
+  /** SIGKILL from the host; whatever the harness writes from then on is dropped unread. */
   kill(): Promise<void>;
   /**
    * Kills if needed and removes the sandbox. Idempotent once it succeeded; when the engine refused,
@@ -175,6 +176,7 @@ export class DockerSandbox implements Sandbox {
   async kill(): Promise<void> {
     if (this.killed || this.hasExited) return;
     this.killed = true;
+    this.output.discard();
     await this.container.kill({ signal: 'SIGKILL' }).catch(() => undefined);
   }
 

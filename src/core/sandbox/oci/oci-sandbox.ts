@@ -125,6 +125,7 @@ export class OciSandbox implements Sandbox {
   kill(): Promise<void> {
     if (this.hasExited) return Promise.resolve();
     this.killed = true;
+    this.output.discard();
     this.killing ??= this.killContainer();
     return this.killing;
   }
