@@ -18,16 +18,7 @@ interface Flood {
   language: AttackLanguage;
   code: string;
   cases: number;
-  /** A known open stall beside this flood, by runtime (attackBeside's knownHealthWaitMs). */
-  knownHealthWaitMs?: Partial<Record<string, number>>;
 }
-
-/**
- * Open (docs/security.md, "Result floods"): under gVisor a flood's sandbox still held the event
- * loop's core past the goal in the fresh-clone CI runs (100 and 118 ms at load 5; 23-61 ms in
- * others), as the recursion attack does ("Beside an attack"). The goal stays BESIDE_HEALTH_WAIT_MS.
- */
-const KNOWN_BY_RUNTIME: Partial<Record<string, number>> = { runsc: 300 };
 
 const FLOODS: Flood[] = [
   {
@@ -47,10 +38,6 @@ const FLOODS: Flood[] = [
     language: 'python',
     code: 'def f(x):\n    return list(range(150000))\n',
     cases: 100,
-    // Open (docs/security.md, "Result floods"): under the oci driver the service reads the 100 MB of
-    // output itself, and what arrives after the result budget is used up is still decoded before it
-    // is dropped; the fresh-clone CI run measured 135 ms (load 6.9) once, 8-38 ms otherwise.
-    knownHealthWaitMs: { crun: 300 },
   },
   // the Node harness writes a BigInt as its exact decimal digits (760,589 of them)
   {
@@ -81,12 +68,9 @@ for (const runtime of RUNTIMES) {
     // after useAttackService's own beforeAll, which starts the service
     beforeAll(() => warmUp(ctx));
 
-    it.each(FLOODS)('$name', async ({ language, code, cases, knownHealthWaitMs }) => {
+    it.each(FLOODS)('$name', async ({ language, code, cases }) => {
       const testCases = Array.from({ length: cases }, (_, i) => ({ args: { x: i }, expected: 0 }));
-      const { reply, results, elapsedMs } = await attackBeside(ctx, language, code, {
-        testCases,
-        knownHealthWaitMs: knownHealthWaitMs?.[runtime] ?? KNOWN_BY_RUNTIME[runtime],
-      });
+      const { reply, results, elapsedMs } = await attackBeside(ctx, language, code, { testCases });
       const bodyBytes = Number(reply.headers.get('content-length'));
       const summary = `answered ${reply.status} after ${elapsedMs} ms with ${bodyBytes} bytes`;
       console.log(`result flood: ${runtime} ${language} ${summary}`);
