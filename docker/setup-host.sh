@@ -82,9 +82,7 @@ if ! engine_up; then
   as_root || { log "no Docker engine answers and this user cannot start one"; exit 1; }
   log "starting dockerd"
   mkdir -p /var/log
-  # A session of its own, as under an init system: the kernel's autogroups then weigh the engine apart
-  # from whatever started it, and the service's CPU precedence (SERVICE_NICE) applies against it too.
-  setsid nohup dockerd >/var/log/dockerd.log 2>&1 < /dev/null &
+  nohup dockerd >/var/log/dockerd.log 2>&1 &
   for _ in $(seq 1 60); do engine_up && break; sleep 0.5; done
   engine_up || { log "dockerd did not come up; see /var/log/dockerd.log"; exit 1; }
 fi

@@ -278,6 +278,11 @@ export interface AttackOptions {
   testCases?: TestCase[];
   /** Defaults to `f`, the entry point of every attack. */
   functionName?: string;
+  /**
+   * attackBeside only: a longer bound than BESIDE_HEALTH_WAIT_MS for the prober's longest wait, for
+   * a stall that is a known open defect (named where it is used, and in docs/security.md).
+   */
+  knownHealthWaitMs?: number;
 }
 
 export interface AttackOutcome {
@@ -333,7 +338,7 @@ export async function attackBeside(
   if (!beside) throw new Error('no figures from beside the attack');
   const summary = `beside: ${ctx.runtime} ${language} attack answered ${outcome.reply.status} after ${outcome.elapsedMs} ms; longest /healthz wait ${beside.longestHealthWaitMs} ms over ${beside.probes} probes; victim ${beside.victimMs} ms; load ${os.loadavg()[0].toFixed(2)}`;
   console.log(summary);
-  expect(beside.longestHealthWaitMs, summary).toBeLessThan(BESIDE_HEALTH_WAIT_MS);
+  expect(beside.longestHealthWaitMs, summary).toBeLessThan(options.knownHealthWaitMs ?? BESIDE_HEALTH_WAIT_MS);
   expect(beside.victimMs, summary).toBeLessThan(BESIDE_VICTIM_MS);
   return { ...outcome, beside };
 }
