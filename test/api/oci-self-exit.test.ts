@@ -4,17 +4,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Docker from 'dockerode';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
 import { runJob } from '../../src/core/execute/run-job.js';
-import { OciEngine } from '../../src/core/sandbox/oci/oci-engine.js';
+import type { OciEngine } from '../../src/core/sandbox/oci/oci-engine.js';
 import { findExecutable } from '../../src/core/sandbox/oci/runtime-cli.js';
 import { RefusingRuntime } from '../faults/engine-refusal-runtime.js';
+import { startTestOciEngine } from '../support/oci-engine.js';
 
-/** Shared with the other oci-driver test files, so the runner images are unpacked once. */
-const ROOTFS_DIR = path.join(os.tmpdir(), 'code-runner-oci-rootfs');
-const LIMITS = { memoryMb: 128, cpus: 1, pids: 64, tmpfsMb: 16, nofile: 256, fsizeMb: 8 };
 const wrapper = new RefusingRuntime('crun', findExecutable('crun') ?? '/usr/bin/crun');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'oci-self-exit-'));
 let engine: OciEngine;
@@ -29,16 +25,7 @@ const killsOf = (id: string) =>
 beforeAll(async () => {
   // The driver looks its runtime up on PATH when it starts: the wrapper is found first.
   process.env.PATH = wrapper.pathWithWrapper();
-  const config = loadConfig();
-  engine = await OciEngine.start(new Docker({ socketPath: config.DOCKER_SOCKET }), {
-    images: { python: config.PYTHON_IMAGE, node: config.NODE_IMAGE },
-    instance: `selfexit-${process.pid}`,
-    limits: LIMITS,
-    ociRuntime: 'crun',
-    dataDir,
-    rootfsDir: ROOTFS_DIR,
-    sweepIntervalMs: 600_000,
-  });
+  engine = await startTestOciEngine(`selfexit-${process.pid}`, dataDir);
 }, 180_000);
 
 afterAll(async () => {

@@ -4,16 +4,12 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Docker from 'dockerode';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { OciEngine } from '../../src/core/sandbox/oci/oci-engine.js';
+import type { OciEngine } from '../../src/core/sandbox/oci/oci-engine.js';
 import type { OciSandbox } from '../../src/core/sandbox/oci/oci-sandbox.js';
 import { encodeJob } from '../../src/core/execute/run-job.js';
-import { loadConfig } from '../../src/config.js';
+import { startTestOciEngine } from '../support/oci-engine.js';
 
-/** Shared with the other oci-driver test files, so the runner images are unpacked once. */
-const ROOTFS_DIR = path.join(os.tmpdir(), 'code-runner-oci-rootfs');
-const LIMITS = { memoryMb: 128, cpus: 1, pids: 64, tmpfsMb: 16, nofile: 256, fsizeMb: 8 };
 const CGROUP_ROOT = '/sys/fs/cgroup';
 const instance = `h8cg-${process.pid}`;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'oci-cgroups-'));
@@ -65,16 +61,7 @@ function killRuntimeProcess(sandbox: OciSandbox): void {
 }
 
 beforeAll(async () => {
-  const config = loadConfig();
-  engine = await OciEngine.start(new Docker({ socketPath: config.DOCKER_SOCKET }), {
-    images: { python: config.PYTHON_IMAGE, node: config.NODE_IMAGE },
-    instance,
-    limits: LIMITS,
-    ociRuntime: 'crun',
-    dataDir,
-    rootfsDir: ROOTFS_DIR,
-    sweepIntervalMs: 600_000,
-  });
+  engine = await startTestOciEngine(instance, dataDir);
 }, 180_000);
 
 afterAll(async () => {
