@@ -182,7 +182,7 @@ export class OciSandbox implements Sandbox {
     await this.cgroup.remove();
   }
 
-  /** Whether the runtime process has ended, or does within `ms`. */
+  /** Whether the runtime process has ended, or does within `ms` (a wait that never holds the service's process open). */
   private exitWithin(ms: number): Promise<boolean> {
     let timer: NodeJS.Timeout | undefined;
     return Promise.race([
@@ -191,7 +191,7 @@ export class OciSandbox implements Sandbox {
         () => true,
       ),
       new Promise<false>((resolve) => {
-        timer = setTimeout(() => resolve(false), ms);
+        timer = setTimeout(() => resolve(false), ms).unref();
       }),
     ]).finally(() => clearTimeout(timer));
   }
