@@ -417,30 +417,31 @@ async function post(url: string, body: unknown, from: string): Promise<Reply> {
 
 /**
  * The service's sandboxes that exist right now, each named: its labelled Docker containers, or with
- * the oci driver the containers in its runtime's state directory and the containers' cgroups under
- * the instance's own (a cgroup the runtime did not remove outlives the service).
+ * the oci driver the containers in its runtime's state directory, and under either driver the
+ * containers' cgroups under the instance's own (a cgroup that was not removed outlives the service).
  */
 function sandboxLister(docker: Docker, instance: string, dataDir: string): () => Promise<string[]> {
-  if (DRIVER !== 'oci') {
-    return async () =>
-      (await docker.listContainers({ all: true, filters: { label: [`code-runner.sandbox=${instance}`] } })).map(
-        (c) => `${c.Id.slice(0, 12)} (${c.State})`,
-      );
-  }
+  const parents = readdirSync('/sys/fs/cgroup').map((h) => path.join('/sys/fs/cgroup', h, `code-runner-${instance}`));
+  const cgroups = () =>
+    parents.flatMap((dir) =>
+      existsSync(dir) ? readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? [e.name] : [])) : [],
+    );
   const name = RUNTIME === 'auto' ? 'crun' : RUNTIME;
   const { state } = ociLayout(dataDir, instance);
   const runtime = new RuntimeCli(name, findExecutable(name) ?? name, state);
-  const parents = readdirSync('/sys/fs/cgroup').map((h) => path.join('/sys/fs/cgroup', h, `code-runner-${instance}`));
   return async () => {
-    // a list that fails (a state half written) still has its entries in the directory
-    const listed = await runtime.list().then(
-      (list) => list.map(({ id }) => id),
-      () => (existsSync(state) ? readdirSync(state) : []),
-    );
-    const cgroups = parents.flatMap((dir) =>
-      existsSync(dir) ? readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? [e.name] : [])) : [],
-    );
-    return [...new Set([...listed, ...cgroups])].map((id) => (listed.includes(id) ? id : `${id} (an empty cgroup only)`));
+    // a list that fails (a state half written) still has its entries in the directory; a Docker
+    // container has the name of its cgroup
+    const listed =
+      DRIVER === 'oci'
+        ? await runtime.list().then(
+            (list) => list.map(({ id }) => id),
+            () => (existsSync(state) ? readdirSync(state) : []),
+          )
+        : (await docker.listContainers({ all: true, filters: { label: [`code-runner.sandbox=${instance}`] } })).map((c) =>
+            c.Names[0].slice(1),
+          );
+    return [...new Set([...listed, ...cgroups()])].map((id) => (listed.includes(id) ? id : `${id} (an empty cgroup only)`));
   };
 }
 

@@ -174,8 +174,7 @@ export class Runner implements ExecutionRunner {
       return new Runner(engine, settings, onPoolError);
     }
     const ociRuntime = await pickOciRuntime(docker, settings.ociRuntime, settings.images.python);
-    await removeLabelled(docker, settings.instance);
-    return new Runner(new DockerEngine(docker, settings, ociRuntime, onPoolError), settings, onPoolError);
+    return new Runner(await DockerEngine.start(docker, settings, ociRuntime, onPoolError), settings, onPoolError);
   }
 
   get ociRuntime(): string {

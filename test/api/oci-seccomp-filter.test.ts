@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDocker } from '../../src/core/sandbox/engine.js';
-import { removeCgroups } from '../../src/core/sandbox/oci/container-cgroup.js';
+import { removeCgroups } from '../../src/core/sandbox/container-cgroup.js';
 import { prepareRootfs } from '../../src/core/sandbox/oci/rootfs.js';
 import { findExecutable } from '../../src/core/sandbox/oci/runtime-cli.js';
 import { compiledSeccompFilter } from '../../src/core/sandbox/oci/seccomp-bpf.js';

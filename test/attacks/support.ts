@@ -136,13 +136,11 @@ export async function labelledContainers(service: Service): Promise<SandboxInfo[
 }
 
 /**
- * What a closed service left. For the oci driver its data folder (with the runtime's state) is gone
- * by then, so what could survive is looked for on the host: the runtime processes that name that
- * state directory, and the instance's cgroups.
+ * What a closed service left: its containers, or for the oci driver (whose data folder, with the
+ * runtime's state, is gone by then) the runtime processes that name that state directory, and under
+ * either driver the instance's cgroups, which the service keeps around each container's.
  */
 async function leftovers(service: Service): Promise<number> {
-  if (service.config.SANDBOX_DRIVER !== 'oci') return leftoverContainers(service);
-  const { state } = ociLayout(service.config.DATA_DIR, service.config.SANDBOX_INSTANCE);
   const cgroups = ['/sys/fs/cgroup/memory', '/sys/fs/cgroup/pids', '/sys/fs/cgroup'].filter((h) => {
     try {
       statSync(join(h, `code-runner-${service.config.SANDBOX_INSTANCE}`));
@@ -151,6 +149,8 @@ async function leftovers(service: Service): Promise<number> {
       return false;
     }
   });
+  if (service.config.SANDBOX_DRIVER !== 'oci') return (await leftoverContainers(service)) + cgroups.length;
+  const { state } = ociLayout(service.config.DATA_DIR, service.config.SANDBOX_INSTANCE);
   return hostProcessesWith(state).length + cgroups.length;
 }
 

@@ -2,6 +2,7 @@
 // keeps every container it could not remove in its budget, and removes them while it runs once the
 // engine accepts again. The refusal comes from a proxy in front of the real Docker socket.
 import Docker from 'dockerode';
+import { existsSync, readdirSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it, onTestFailed } from 'vitest';
 import { SANDBOX_LABEL } from '../../src/core/sandbox/container-spec.js';
 import { DockerEngine } from '../../src/core/sandbox/engine.js';
@@ -14,6 +15,11 @@ const proxy = new RefusingDockerProxy();
 let service: Service | undefined;
 const LIMITS = { memoryMb: 128, cpus: 1, pids: 64, tmpfsMb: 16, nofile: 256, fsizeMb: 8 };
 
+/** The service's per-container cgroups of an instance (the memory hierarchy's, cgroup v1 as on this machine). */
+const cgroupsOf = (instance: string) =>
+  readdirSync(`/sys/fs/cgroup/memory/code-runner-${instance}`, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? [entry.name] : [],
+  );
 const labelled = async (instance: string) => docker.listContainers({ all: true, filters: { label: [`${SANDBOX_LABEL}=${instance}`] } });
 
 beforeAll(async () => {
@@ -26,6 +32,7 @@ afterAll(async () => {
   await service?.close();
   await proxy.down();
   if (instance) expect(await labelled(instance), 'containers left after close').toHaveLength(0);
+  if (instance) expect(existsSync(`/sys/fs/cgroup/memory/code-runner-${instance}`), 'cgroups left after close').toBe(false);
 });
 
 it('answers as usual while kill and remove are refused, keeps the budget exact, and sweeps the leftovers once the engine accepts', async () => {
@@ -45,7 +52,7 @@ it("sweeps the instance's containers that no sandbox holds, leaves held ones, an
   const instance = `${service!.config.SANDBOX_INSTANCE}-sweep`;
   const errors: string[] = [];
   const { PYTHON_IMAGE, NODE_IMAGE } = service!.config;
-  const engine = new DockerEngine(
+  const engine = await DockerEngine.start(
     new Docker({ socketPath: proxy.path }),
     { images: { python: PYTHON_IMAGE, node: NODE_IMAGE }, instance, limits: LIMITS, sweepIntervalMs: 1_000 },
     'runc',
@@ -63,10 +70,17 @@ it("sweeps the instance's containers that no sandbox holds, leaves held ones, an
     expect(errors.length, 'the refused sweeps were logged').toBeGreaterThanOrEqual(2);
     expect(errors.every((line) => / remove: sweep: 2 of 2 leftover containers not removed/.test(line))).toBe(true);
     expect((await labelled(instance)).map((c) => c.Id).sort()).toEqual([retired.id, held.id, orphan.id].sort());
+    expect(retired.cgroup && held.cgroup, 'each sandbox has a cgroup of the service around its own').toBeDefined();
+    expect(cgroupsOf(instance).sort(), 'a cgroup whose container the engine would not remove stays').toEqual(
+      [retired.cgroup?.name, held.cgroup?.name].sort(),
+    );
 
     proxy.accept();
     const acceptedAt = Date.now();
-    while ((await labelled(instance)).length > 1 && Date.now() - acceptedAt < SWEEP_INTERVAL_MS + 2_000) {
+    while (
+      ((await labelled(instance)).length > 1 || cgroupsOf(instance).length > 1) &&
+      Date.now() - acceptedAt < SWEEP_INTERVAL_MS + 2_000
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const sweptMs = Date.now() - acceptedAt;
@@ -75,10 +89,12 @@ it("sweeps the instance's containers that no sandbox holds, leaves held ones, an
       'only the held container is left',
     ).toEqual([held.id]);
     expect(held.isAlive, 'the held container was not touched').toBe(true);
+    expect(cgroupsOf(instance), "the sweep removed the retired container's cgroup with it").toEqual([held.cgroup?.name]);
     await retired.dispose();
     console.log(`docker engine sweep: ${errors.length} refused sweeps logged; leftovers removed ${sweptMs} ms after the engine accepted`);
   } finally {
     proxy.accept();
     await engine.removeAll();
   }
+  expect(() => cgroupsOf(instance), "removeAll removes the instance's cgroup").toThrow(/ENOENT/);
 }, 60_000);

@@ -9,6 +9,7 @@ import path from 'node:path';
 export type RefusableCall = 'kill' | 'remove';
 
 const KILL = /^(?:\/v[\d.]+)?\/containers\/[^/]+\/kill(?:\?|$)/;
+const INSPECT = /^(?:\/v[\d.]+)?\/containers\/[^/]+\/json(?:\?|$)/;
 const REMOVE = /^(?:\/v[\d.]+)?\/containers\/[^/?]+(?:\?|$)/;
 const LOG_LINES = 400;
 
@@ -23,12 +24,14 @@ function callOf(request: http.IncomingMessage): RefusableCall | undefined {
  * An HTTP proxy on a unix socket in front of the real Docker socket (the service's DOCKER_SOCKET
  * points at it). It passes every request through to dockerd (streams and the attach hijack
  * included), except the calls it is told to refuse: those get the 500 and the `{"message": …}` body
- * that dockerd sends when it cannot do something. It logs every request, for a failing test to print.
+ * that dockerd sends when it cannot do something. It can also keep OOM kills from the client, as an
+ * engine that never heard of them (gVisor's) does. It logs every request, for a failing test to print.
  */
 export class RefusingDockerProxy {
   readonly path = path.join(os.tmpdir(), `docker-refusing-${randomBytes(4).toString('hex')}.sock`);
   readonly refusedCount: Record<RefusableCall, number> = { kill: 0, remove: 0 };
   private refusing = new Set<RefusableCall>();
+  private oomHidden = false;
   private readonly lines: string[] = [];
   private readonly startedAt = Date.now();
   private readonly sockets = new Set<net.Socket>();
@@ -56,6 +59,12 @@ export class RefusingDockerProxy {
   refuse(...calls: RefusableCall[]): void {
     this.refusing = new Set(calls);
     this.note(`-- refusing ${calls.join(' and ')} from now on`);
+  }
+
+  /** From now on, every container inspected reads `OOMKilled: false`, whatever the engine recorded. */
+  hideOomKills(): void {
+    this.oomHidden = true;
+    this.note('-- hiding OOM kills from now on');
   }
 
   /** Passes everything through again. */
@@ -89,6 +98,7 @@ export class RefusingDockerProxy {
       { socketPath: this.target, method: request.method, path: request.url, headers: request.headers },
       (answer) => {
         this.note(`${request.method} ${request.url} → ${answer.statusCode}`);
+        if (this.oomHidden && request.method === 'GET' && INSPECT.test(request.url ?? '')) return this.withoutOom(answer, response);
         response.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
         answer.pipe(response);
       },
@@ -99,6 +109,18 @@ export class RefusingDockerProxy {
     });
     response.on('close', () => upstream.destroy());
     request.pipe(upstream);
+  }
+
+  private withoutOom(answer: http.IncomingMessage, response: http.ServerResponse): void {
+    const chunks: Buffer[] = [];
+    answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+    answer.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const body = text.replace(/"OOMKilled":true/g, '"OOMKilled":false');
+      if (body !== text) this.note('   OOMKilled: true hidden');
+      response.writeHead(answer.statusCode ?? 502, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      response.end(body);
+    });
   }
 
   /**

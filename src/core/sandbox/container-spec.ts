@@ -46,6 +46,8 @@ export function containerOptions(
   instance: string,
   limits: SandboxLimits,
   env: string[],
+  /** The service's cgroup the engine makes the container's inside (ContainerCgroup); the engine's default when unset. */
+  cgroupParent?: string,
 ): Docker.ContainerCreateOptions {
   const memory = limits.memoryMb * 1024 * 1024;
   return {
@@ -63,6 +65,7 @@ export function containerOptions(
     Tty: false,
     HostConfig: {
       Runtime: runtime,
+      ...(cgroupParent === undefined ? {} : { CgroupParent: cgroupParent }),
       NetworkMode: 'none',
       ReadonlyRootfs: true,
       Tmpfs: { '/tmp': `rw,nosuid,nodev,noexec,size=${limits.tmpfsMb}m,mode=1777` },

@@ -1,6 +1,8 @@
 import Docker from 'dockerode';
+import { randomBytes } from 'node:crypto';
 import { SandboxError } from '../../web/errors.js';
 import type { Interpreter } from '../languages.js';
+import { canManageCgroups, ContainerCgroup, instanceCgroup, removeCgroups, removeChildCgroups } from './container-cgroup.js';
 import { containerOptions, harnessEnv, SANDBOX_LABEL, type SandboxLimits } from './container-spec.js';
 import { DockerSandbox, stageError, type SandboxEngine } from './sandbox.js';
 import { DEFAULT_SWEEP_INTERVAL_MS, PeriodicSweep } from './sweeper.js';
@@ -93,30 +95,65 @@ export interface DockerEngineSettings {
   sweepIntervalMs?: number;
 }
 
+/**
+ * Whether each container gets a cgroup of the service's around it (ContainerCgroup): the engine must
+ * make cgroups by path (its `cgroupfs` driver; the `systemd` one takes slice names) in hierarchies
+ * this process sees and may change (root on the same host). Otherwise OOM kills are as the engine reports them.
+ */
+async function ownCgroupsUsable(docker: Docker): Promise<boolean> {
+  try {
+    const info = (await docker.info()) as { CgroupDriver?: string };
+    return info.CgroupDriver === 'cgroupfs' && canManageCgroups();
+  } catch (error) {
+    throw stageError('engine', error);
+  }
+}
+
 /** The runner's sandboxes as containers on a Docker engine, all labelled with the runner's instance. */
 export class DockerEngine implements SandboxEngine {
   /** Every sandbox started and not yet removed; those still held are never swept. */
   private readonly sandboxes = new Set<DockerSandbox>();
-  /** When each start under way began: a container it is creating is listed before its id is known here. */
-  private readonly startsUnderWay = new Set<{ at: number }>();
+  /**
+   * Each start under way: when it began (a container it is creating is listed before its id is known
+   * here) and the cgroup it has the engine make.
+   */
+  private readonly startsUnderWay = new Set<{ at: number; cgroup: ContainerCgroup | undefined }>();
   private readonly periodicSweep: PeriodicSweep;
 
-  constructor(
+  private constructor(
     private readonly docker: Docker,
     private readonly settings: DockerEngineSettings,
     readonly ociRuntime: string,
-    onSweepError: (error: Error) => void = () => undefined,
+    private readonly ownCgroups: boolean,
+    onSweepError: (error: Error) => void,
   ) {
     this.periodicSweep = new PeriodicSweep(() => this.sweep(), settings.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS, onSweepError);
+  }
+
+  /** Removes what an earlier run of this instance left (containers and cgroups) and decides whether sandboxes get cgroups of the service's. */
+  static async start(
+    docker: Docker,
+    settings: DockerEngineSettings,
+    ociRuntime: string,
+    onSweepError: (error: Error) => void = () => undefined,
+  ): Promise<DockerEngine> {
+    await removeLabelled(docker, settings.instance);
+    const ownCgroups = await ownCgroupsUsable(docker);
+    if (ownCgroups) await removeCgroups(instanceCgroup(settings.instance));
+    return new DockerEngine(docker, settings, ociRuntime, ownCgroups, onSweepError);
   }
 
   async startSandbox(interpreter: Interpreter): Promise<DockerSandbox> {
     const { images, instance, limits } = this.settings;
     const env = harnessEnv(interpreter, limits);
-    const start = { at: Date.now() };
+    // the container and its cgroup of the service's share one name, so that either tells the other
+    const name = `code-runner-${instance}-${randomBytes(8).toString('hex')}`;
+    const cgroup = this.ownCgroups ? new ContainerCgroup(`${instanceCgroup(instance)}/${name}`, limits.memoryMb * 1024 * 1024) : undefined;
+    const start = { at: Date.now(), cgroup };
     this.startsUnderWay.add(start);
     try {
-      const sandbox = await DockerSandbox.start(this.docker, containerOptions(images[interpreter], this.ociRuntime, instance, limits, env));
+      const options = { ...containerOptions(images[interpreter], this.ociRuntime, instance, limits, env, cgroup?.path), name };
+      const sandbox = await DockerSandbox.start(this.docker, options, cgroup);
       this.sandboxes.add(sandbox);
       void sandbox.removed.then(() => this.sandboxes.delete(sandbox));
       return sandbox;
@@ -127,7 +164,8 @@ export class DockerEngine implements SandboxEngine {
 
   /**
    * Force-removes the instance's containers that no held sandbox is (a retired one the engine refused
-   * to remove, a start cut short whose clean-up was refused), except those a start under way may be creating.
+   * to remove, a start cut short whose clean-up was refused), except those a start under way may be
+   * creating, and then the service's cgroups that no held sandbox or start under way has.
    */
   async sweep(): Promise<void> {
     const held = new Set([...this.sandboxes].filter((sandbox) => sandbox.held).map((sandbox) => sandbox.id));
@@ -151,6 +189,11 @@ export class DockerEngine implements SandboxEngine {
           }),
       ),
     );
+    if (this.ownCgroups) {
+      const owners = [...[...this.sandboxes].filter((sandbox) => sandbox.held), ...this.startsUnderWay];
+      const kept = new Set(owners.map((owner) => owner.cgroup?.name));
+      await removeChildCgroups(instanceCgroup(this.settings.instance), (name) => !kept.has(name));
+    }
     if (refused.length > 0) {
       const first = stageError('remove', refused[0]);
       throw new SandboxError(
@@ -182,5 +225,6 @@ export class DockerEngine implements SandboxEngine {
   async removeAll(): Promise<void> {
     await this.periodicSweep.stop();
     await removeLabelled(this.docker, this.settings.instance);
+    if (this.ownCgroups) await removeCgroups(instanceCgroup(this.settings.instance));
   }
 }

@@ -1,6 +1,7 @@
 import type Docker from 'dockerode';
 import type { Duplex } from 'node:stream';
 import { SandboxError, type SandboxStage } from '../../web/errors.js';
+import type { ContainerCgroup } from './container-cgroup.js';
 import { DockerStreamDemux } from './docker-stream.js';
 import type { Interpreter } from '../languages.js';
 import type { HarnessEvent } from './frame-parser.js';
@@ -95,6 +96,7 @@ export class DockerSandbox implements Sandbox {
   private constructor(
     private readonly container: Docker.Container,
     private readonly stream: Duplex,
+    readonly cgroup: ContainerCgroup | undefined,
   ) {
     this.ready = this.output.ready;
     this.drained = new Promise((resolve) => {
@@ -120,7 +122,8 @@ export class DockerSandbox implements Sandbox {
     this.exited.catch(() => undefined);
   }
 
-  static async start(docker: Docker, options: Docker.ContainerCreateOptions): Promise<DockerSandbox> {
+  /** `cgroup`: the service's cgroup that `options` name as the container's parent, when the host lets the service keep one. */
+  static async start(docker: Docker, options: Docker.ContainerCreateOptions, cgroup?: ContainerCgroup): Promise<DockerSandbox> {
     let container: Docker.Container;
     try {
       container = await docker.createContainer(options);
@@ -134,7 +137,7 @@ export class DockerSandbox implements Sandbox {
       } catch (error) {
         throw stageError('attach', error);
       }
-      const sandbox = new DockerSandbox(container, stream);
+      const sandbox = new DockerSandbox(container, stream, cgroup);
       sandbox.wire();
       try {
         await container.start();
@@ -147,7 +150,10 @@ export class DockerSandbox implements Sandbox {
       sandbox.followExit(container.wait({ condition: 'not-running' }) as Promise<{ StatusCode: number }>);
       return sandbox;
     } catch (error) {
-      await container.remove({ force: true }).catch(() => undefined);
+      await container.remove({ force: true }).then(
+        () => cgroup?.remove(),
+        () => undefined,
+      );
       throw error;
     }
   }
@@ -185,16 +191,17 @@ export class DockerSandbox implements Sandbox {
     this.retired = true;
     this.killed = true;
     this.stream.destroy();
-    this.removal ??= this.container.remove({ force: true }).then(
-      () => this.resolveRemoved(),
-      (error: unknown) => {
-        const status = (error as { statusCode?: number }).statusCode;
-        if (status === 404) return this.resolveRemoved();
-        // 409: a removal of it is already under way; its end is what a later call (the pool's retry) sees.
-        this.removal = undefined;
-        throw stageError('remove', error);
-      },
-    );
+    const removed = async () => {
+      await this.cgroup?.remove();
+      this.resolveRemoved();
+    };
+    this.removal ??= this.container.remove({ force: true }).then(removed, (error: unknown) => {
+      const status = (error as { statusCode?: number }).statusCode;
+      if (status === 404) return removed();
+      // 409: a removal of it is already under way; its end is what a later call (the pool's retry) sees.
+      this.removal = undefined;
+      throw stageError('remove', error);
+    });
     return this.removal;
   }
 
@@ -234,9 +241,15 @@ export class DockerSandbox implements Sandbox {
   }
 
   private async exitInfo(statusCode: number): Promise<ExitInfo> {
+    if (this.cgroup && statusCode === SIGKILL_STATUS && !this.killed) {
+      // The engine is not always told of an OOM kill (gVisor's, or one whose event came after the
+      // exit); the container's own peak memory tells it, at once.
+      return { statusCode, oomKilled: this.cgroup.reachedMemoryLimit(), killedByHost: false };
+    }
     let oomKilled = false;
-    // The engine records the OOM event on its own schedule, sometimes just after the exit is reported;
-    // a SIGKILL the host did not send is asked about again before it is called a plain exit.
+    // Without a cgroup of the service's: the engine records the OOM event on its own schedule, sometimes
+    // just after the exit is reported; a SIGKILL the host did not send is asked about again before it
+    // is called a plain exit.
     const attempts = statusCode === SIGKILL_STATUS ? OOM_INSPECT_ATTEMPTS : 1;
     for (let attempt = 0; statusCode !== 0 && !this.killed && !oomKilled && attempt < attempts; attempt += 1) {
       if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, OOM_INSPECT_DELAY_MS));

@@ -9,7 +9,7 @@ import { harnessEnv, SANDBOX_LABEL, type SandboxLimits } from '../container-spec
 import type { OciRuntimeChoice } from '../engine.js';
 import type { SandboxEngine } from '../sandbox.js';
 import { DEFAULT_SWEEP_INTERVAL_MS, PeriodicSweep } from '../sweeper.js';
-import { ContainerCgroup, removeCgroups, removeChildCgroups } from './container-cgroup.js';
+import { ContainerCgroup, instanceCgroup, removeCgroups, removeChildCgroups } from '../container-cgroup.js';
 import { OciSandbox } from './oci-sandbox.js';
 import { prepareRootfs, type PreparedImage } from './rootfs.js';
 import { findExecutable, RuntimeCli } from './runtime-cli.js';
@@ -176,11 +176,6 @@ export class OciEngine implements SandboxEngine {
     await removeInstance(this.runtime, this.layout.bundles);
     await removeCgroups(instanceCgroup(this.settings.instance));
   }
-}
-
-/** The cgroup (relative to each hierarchy's root) that holds every container of the instance. */
-function instanceCgroup(instance: string): string {
-  return `/code-runner-${instance}`;
 }
 
 /**

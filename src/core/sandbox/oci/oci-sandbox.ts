@@ -8,7 +8,7 @@ import { SandboxError } from '../../../web/errors.js';
 import type { HarnessEvent } from '../frame-parser.js';
 import { HarnessOutput } from '../harness-output.js';
 import type { ExitInfo, Sandbox } from '../sandbox.js';
-import type { ContainerCgroup } from './container-cgroup.js';
+import type { ContainerCgroup } from '../container-cgroup.js';
 import type { RuntimeCli } from './runtime-cli.js';
 
 const SIGKILL_STATUS = 137;

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { readdir, readFile, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -45,6 +45,24 @@ async function processesIn(dir: string): Promise<number[]> {
   return [...own.split('\n').filter(Boolean).map(Number), ...nested.flat()];
 }
 
+/** The cgroup (relative to each hierarchy's root) that holds every container of the instance, under either driver. */
+export function instanceCgroup(instance: string): string {
+  return `/code-runner-${instance}`;
+}
+
+/**
+ * Whether this process sees the host's cgroup hierarchies and may make and remove cgroups in them:
+ * root on the host, not a container (whose /sys/fs/cgroup is its own view, mounted read-only).
+ */
+export function canManageCgroups(): boolean {
+  try {
+    accessSync(isUnified() ? CGROUP_ROOT : path.join(CGROUP_ROOT, 'memory'), constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Removes, in every hierarchy, the cgroups directly under `parent` (relative to the root) that `wanted` picks. */
 export async function removeChildCgroups(parent: string, wanted: (name: string) => boolean): Promise<void> {
   for (const hierarchy of cgroupHierarchies()) {
@@ -60,17 +78,23 @@ export async function removeCgroups(parent: string): Promise<void> {
 }
 
 /**
- * The service's own cgroup around one container's. The runtime makes its cgroup (`runtimePath`)
- * inside this one and removes it as it reaps the container, before the service could read it; this
- * one stays until the sandbox is removed, and its counters, which include the runtime's, tell whether
- * the container ran out of its own memory, whatever happened elsewhere on the host meanwhile.
+ * The service's own cgroup around one container's. The runtime makes its cgroup inside this one (the
+ * oci driver names it `runtimePath`; the Docker engine makes `<path>/<container id>`) and removes it
+ * as it reaps the container, before the service could read it; this one stays until the sandbox is
+ * removed, and its counters, which include the runtime's, tell whether the container ran out of its
+ * own memory, whatever happened elsewhere on the host meanwhile and whatever the engine heard of it.
  */
 export class ContainerCgroup {
   constructor(
-    /** Relative to the root of each hierarchy: `/code-runner-<instance>/<container id>`. */
+    /** Relative to the root of each hierarchy: `/code-runner-<instance>/<name>`. */
     readonly path: string,
     private readonly memoryLimitBytes: number,
   ) {}
+
+  /** Its own directory's name, under the instance's cgroup. */
+  get name(): string {
+    return path.basename(this.path);
+  }
 
   /** The cgroupsPath of the container's spec. */
   get runtimePath(): string {
