@@ -14,14 +14,7 @@ describe.each(RUNTIMES)('recursion attacks under %s', (runtime) => {
   it.concurrent('python: recursion with the limit raised to 10**9 is contained', async () => {
     const code = 'import sys\nsys.setrecursionlimit(10 ** 9)\ndef f(x):\n    return f(x + 1) + 1\n';
     // beside a /healthz prober and a victim execution: this file's representative (support.ts, attackBeside)
-    const { results } = await attackBeside(ctx, 'python', code, {
-      // Open (docs/security.md, "Beside an attack"): under gVisor's ptrace platform this attack's
-      // Sentry and stub threads held a core for 80-130 ms at a time while the event loop waited on
-      // it, runnable (41-528 ms). The service's CPU precedence (SERVICE_NICE) brought it to 25 ms
-      // in one run and 181 ms in the next (CI, load 4.3), while every other attack holds 100 ms
-      // under runsc. The goal stays BESIDE_HEALTH_WAIT_MS; under runc and crun it holds.
-      knownHealthWaitMs: runtime === 'runsc' ? 500 : undefined,
-    });
+    const { results } = await attackBeside(ctx, 'python', code);
     expect(results[0].passed).toBe(false);
     expect(results[0].error).toMatch(/^(memory limit exceeded|the sandbox process exited|MemoryError|RecursionError|timed out)/);
   });

@@ -20,13 +20,6 @@ interface Flood {
   cases: number;
 }
 
-/**
- * Open (docs/security.md, "Result floods"): under gVisor a flood's sandbox still held the event
- * loop's core past the goal in session 7's fresh-clone CI runs (100 and 118 ms at load 5; 23-61 ms
- * in others), as the recursion attack does ("Beside an attack"). The goal stays BESIDE_HEALTH_WAIT_MS.
- */
-const KNOWN_BY_RUNTIME: Partial<Record<string, number>> = { runsc: 300 };
-
 const FLOODS: Flood[] = [
   {
     name: 'python: 100 cases each returning a 1,000,000-character string',
@@ -77,10 +70,7 @@ for (const runtime of RUNTIMES) {
 
     it.each(FLOODS)('$name', async ({ language, code, cases }) => {
       const testCases = Array.from({ length: cases }, (_, i) => ({ args: { x: i }, expected: 0 }));
-      const { reply, results, elapsedMs } = await attackBeside(ctx, language, code, {
-        testCases,
-        knownHealthWaitMs: KNOWN_BY_RUNTIME[runtime],
-      });
+      const { reply, results, elapsedMs } = await attackBeside(ctx, language, code, { testCases });
       const bodyBytes = Number(reply.headers.get('content-length'));
       const summary = `answered ${reply.status} after ${elapsedMs} ms with ${bodyBytes} bytes`;
       console.log(`result flood: ${runtime} ${language} ${summary}`);
