@@ -118,6 +118,24 @@ export class ContainerCgroup {
   }
 
   /**
+   * Removes this cgroup once the engine has removed the container's own inside it: one `rmdir` per
+   * hierarchy, where `remove` reads every level first (a cost per execution that the Docker driver,
+   * whose engine never leaves the container's cgroup behind once it removed the container, need not pay).
+   * Anything still under it is left to `remove`.
+   */
+  async removeEmpty(): Promise<void> {
+    const removed = await Promise.all(
+      cgroupHierarchies().map((hierarchy) =>
+        rmdir(path.join(hierarchy, this.path)).then(
+          () => true,
+          (error: NodeJS.ErrnoException) => error.code === 'ENOENT',
+        ),
+      ),
+    );
+    if (removed.includes(false)) await this.remove();
+  }
+
+  /**
    * Removes this cgroup and the runtime's, which a runtime killed before its cleanup leaves, with
    * what is still in it: a process the runtime forked before it was killed, whose state it never
    * wrote, so that `delete` knew nothing of it. Whatever stays is left to the engine's sweep.

@@ -192,7 +192,7 @@ export class DockerSandbox implements Sandbox {
     this.killed = true;
     this.stream.destroy();
     const removed = async () => {
-      await this.cgroup?.remove();
+      await this.cgroup?.removeEmpty();
       this.resolveRemoved();
     };
     this.removal ??= this.container.remove({ force: true }).then(removed, (error: unknown) => {
