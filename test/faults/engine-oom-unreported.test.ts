@@ -3,20 +3,15 @@
 // tells the memory limit from any other SIGKILL. A proxy in front of the real Docker socket answers
 // every inspect with `OOMKilled: false`. And each cgroup lives exactly as long as its container.
 import Docker from 'dockerode';
-import { existsSync, readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { Service } from '../../src/service.js';
+import { containerCgroups } from '../support/cgroups.js';
 import { execute } from '../support/service.js';
 import { RefusingDockerProxy } from './engine-refusal-proxy.js';
 import { startRefusalService } from './engine-refusal-scenario.js';
 
 const docker = new Docker({ socketPath: '/var/run/docker.sock' });
 const cases = [1, 2, 3].map((x) => ({ args: { x }, expected: x }));
-/** The service's cgroups around its containers (the memory hierarchy's; cgroup v1 as on this machine). */
-function cgroupsOf(instance: string): string[] {
-  const dir = `/sys/fs/cgroup/memory/code-runner-${instance}`;
-  return existsSync(dir) ? readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? [entry.name] : [])) : [];
-}
 /** The instance's containers by name, and whether every one of them is running (none waits for its removal). */
 async function containersOf(instance: string): Promise<{ names: string[]; allRunning: boolean }> {
   const listed = await docker.listContainers({ all: true, filters: { label: [`code-runner.sandbox=${instance}`] } });
@@ -53,7 +48,7 @@ describe.each(['runc', 'runsc'])('under %s', (runtime) => {
     // the bomb's container is removed after the answer, and its cgroup after it: wait for both, far
     // less than the sweep's 30 s
     for (let i = 0; i < 50; i += 1) {
-      seen = { cgroups: cgroupsOf(instance).sort(), containers: await containersOf(instance) };
+      seen = { cgroups: containerCgroups(instance), containers: await containersOf(instance) };
       if (seen.containers.allRunning && JSON.stringify(seen.cgroups) === JSON.stringify(seen.containers.names)) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
