@@ -40,13 +40,25 @@ node -e '
   let passed = lintStatus === "0" ? 1 : 0;
   let failed = 1 - passed;
   let skipped = 0;
+  if (failed) console.log(`FAILED npm run lint (exit ${lintStatus})`);
   for (const file of reports) {
     let r;
     try {
       r = JSON.parse(fs.readFileSync(file, "utf8"));
     } catch {
+      console.log(`FAILED a vitest pass: its report ${file} is missing or unreadable`);
       failed += 1;
       continue;
+    }
+    // Named again here, at the end, because CI keeps only the tail of its output.
+    for (const result of r.testResults || []) {
+      const failures = (result.assertionResults || []).filter((t) => t.status === "failed");
+      for (const t of failures) {
+        console.log(`FAILED ${result.name} > ${t.fullName}`);
+        const message = String((t.failureMessages || [])[0] || "").split("\n");
+        console.log(message.filter((line) => !/node_modules|node:internal/.test(line)).slice(0, 15).join("\n"));
+      }
+      if (result.status === "failed" && failures.length === 0) console.log(`FAILED ${result.name}: ${result.message || "(no message)"}`);
     }
     passed += r.numPassedTests;
     // a file that failed outside its tests (it did not load, a hook threw) fails the pass too
