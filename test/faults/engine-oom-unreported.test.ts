@@ -2,19 +2,18 @@
 // 13's runsc soak): the container's own cgroup, which the service keeps around the engine's, still
 // tells the memory limit from any other SIGKILL. A proxy in front of the real Docker socket answers
 // every inspect with `OOMKilled: false`. And each cgroup lives exactly as long as its container.
-import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { Service } from '../../src/service.js';
 import { containerCgroups } from '../support/cgroups.js';
+import { labelledContainers } from '../support/containers.js';
 import { execute } from '../support/service.js';
 import { RefusingDockerProxy } from './engine-refusal-proxy.js';
 import { startRefusalService } from './engine-refusal-scenario.js';
 
-const docker = new Docker({ socketPath: '/var/run/docker.sock' });
 const cases = [1, 2, 3].map((x) => ({ args: { x }, expected: x }));
 /** The instance's containers by name, and whether every one of them is running (none waits for its removal). */
 async function containersOf(instance: string): Promise<{ names: string[]; allRunning: boolean }> {
-  const listed = await docker.listContainers({ all: true, filters: { label: [`code-runner.sandbox=${instance}`] } });
+  const listed = await labelledContainers(instance);
   return { names: listed.map((c) => c.Names[0].slice(1)).sort(), allRunning: listed.every((c) => c.State === 'running') };
 }
 const bomb =

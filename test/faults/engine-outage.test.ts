@@ -1,6 +1,6 @@
-import Docker from 'dockerode';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Service } from '../../src/service.js';
+import { labelledContainers } from '../support/containers.js';
 import { execute, startTestService } from '../support/service.js';
 import { SocketProxy } from '../support/socket-proxy.js';
 
@@ -58,7 +58,6 @@ it('fails in-flight requests with 502 while the engine is gone, recovers when it
 
 it('removes the containers the outage stranded once it can reach the engine again', async () => {
   await service.close();
-  const docker = new Docker({ socketPath: '/var/run/docker.sock' });
-  const left = await docker.listContainers({ all: true, filters: { label: [`code-runner.sandbox=${service.config.SANDBOX_INSTANCE}`] } });
+  const left = await labelledContainers(service.config.SANDBOX_INSTANCE);
   expect(left).toHaveLength(0);
 });

@@ -8,6 +8,7 @@ import { SANDBOX_LABEL } from '../../src/core/sandbox/container-spec.js';
 import { DockerEngine } from '../../src/core/sandbox/engine.js';
 import type { Service } from '../../src/service.js';
 import { containerCgroups, instanceCgroupDir } from '../support/cgroups.js';
+import { labelledContainers } from '../support/containers.js';
 import { RefusingDockerProxy } from './engine-refusal-proxy.js';
 import { refusalScenario, startRefusalService, SWEEP_INTERVAL_MS, type RefusalFigures } from './engine-refusal-scenario.js';
 
@@ -15,8 +16,6 @@ const docker = new Docker({ socketPath: '/var/run/docker.sock' });
 const proxy = new RefusingDockerProxy();
 let service: Service | undefined;
 const LIMITS = { memoryMb: 128, cpus: 1, pids: 64, tmpfsMb: 16, nofile: 256, fsizeMb: 8 };
-
-const labelled = async (instance: string) => docker.listContainers({ all: true, filters: { label: [`${SANDBOX_LABEL}=${instance}`] } });
 
 beforeAll(async () => {
   await proxy.up();
@@ -27,7 +26,7 @@ afterAll(async () => {
   const instance = service?.config.SANDBOX_INSTANCE;
   await service?.close();
   await proxy.down();
-  if (instance) expect(await labelled(instance), 'containers left after close').toHaveLength(0);
+  if (instance) expect(await labelledContainers(instance), 'containers left after close').toHaveLength(0);
   if (instance) expect(existsSync(instanceCgroupDir(instance)), 'cgroups left after close').toBe(false);
 });
 
@@ -40,7 +39,7 @@ it('answers as usual while kill and remove are refused, keeps the budget exact, 
     log: () => proxy.log(),
   };
   // Docker keeps an exited container until it is removed: all three retired containers are refused their removal.
-  await refusalScenario(service!, fault, async () => (await labelled(service!.config.SANDBOX_INSTANCE)).length, 3, figures);
+  await refusalScenario(service!, fault, async () => (await labelledContainers(service!.config.SANDBOX_INSTANCE)).length, 3, figures);
   console.log(`docker: answers in ${figures.answersMs.join(', ')} ms; leftovers swept ${figures.sweptMs} ms after the engine accepted`);
 }, 150_000);
 
@@ -65,7 +64,7 @@ it("sweeps the instance's containers that no sandbox holds, leaves held ones, an
     await new Promise((resolve) => setTimeout(resolve, 3_500));
     expect(errors.length, 'the refused sweeps were logged').toBeGreaterThanOrEqual(2);
     expect(errors.every((line) => / remove: sweep: 2 of 2 leftover containers not removed/.test(line))).toBe(true);
-    expect((await labelled(instance)).map((c) => c.Id).sort()).toEqual([retired.id, held.id, orphan.id].sort());
+    expect((await labelledContainers(instance)).map((c) => c.Id).sort()).toEqual([retired.id, held.id, orphan.id].sort());
     expect(retired.cgroup && held.cgroup, 'each sandbox has a cgroup of the service around its own').toBeDefined();
     expect(containerCgroups(instance), 'a cgroup whose container the engine would not remove stays').toEqual(
       [retired.cgroup?.name, held.cgroup?.name].sort(),
@@ -74,14 +73,14 @@ it("sweeps the instance's containers that no sandbox holds, leaves held ones, an
     proxy.accept();
     const acceptedAt = Date.now();
     while (
-      ((await labelled(instance)).length > 1 || containerCgroups(instance).length > 1) &&
+      ((await labelledContainers(instance)).length > 1 || containerCgroups(instance).length > 1) &&
       Date.now() - acceptedAt < SWEEP_INTERVAL_MS + 2_000
     ) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const sweptMs = Date.now() - acceptedAt;
     expect(
-      (await labelled(instance)).map((c) => c.Id),
+      (await labelledContainers(instance)).map((c) => c.Id),
       'only the held container is left',
     ).toEqual([held.id]);
     expect(held.isAlive, 'the held container was not touched').toBe(true);

@@ -1,6 +1,6 @@
-import Docker from 'dockerode';
 import { beforeAll, expect, it } from 'vitest';
 import { buildServiceOnce } from '../support/build-once.js';
+import { labelledContainers } from '../support/containers.js';
 import { ServiceProcess, watchServiceProcesses } from '../support/service-process.js';
 
 beforeAll(buildServiceOnce);
@@ -35,6 +35,5 @@ it('finishes or cleanly fails in-flight requests on SIGTERM and removes every co
     if (reply.status === 200) expect(reply.body.results?.[0].passed).toBe(true);
   }
   expect(replies.filter((r) => r.status === 200).length).toBeGreaterThan(0);
-  const docker = new Docker({ socketPath: '/var/run/docker.sock' });
-  expect(await docker.listContainers({ all: true, filters: { label: [`code-runner.sandbox=${instance}`] } })).toHaveLength(0);
+  expect(await labelledContainers(instance)).toHaveLength(0);
 }, 180_000);

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startService, type Service } from '../../src/service.js';
+import { labelledContainers } from './containers.js';
 
 /**
  * Settings every service a test starts needs: its own data folder and container label, and an
@@ -78,8 +79,5 @@ export async function execute(service: Service, body: unknown, headers: Record<s
 
 /** Containers of this service's instance still present on the engine. */
 export async function leftoverContainers(service: Service): Promise<number> {
-  const { default: Docker } = await import('dockerode');
-  const docker = new Docker({ socketPath: service.config.DOCKER_SOCKET });
-  const list = await docker.listContainers({ all: true, filters: { label: [`code-runner.sandbox=${service.config.SANDBOX_INSTANCE}`] } });
-  return list.length;
+  return (await labelledContainers(service.config.SANDBOX_INSTANCE, service.config.DOCKER_SOCKET)).length;
 }
