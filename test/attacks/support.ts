@@ -17,6 +17,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, expect, vi } from 'vitest';
 import type { Service } from '../../src/service.js';
+import { instanceCgroup } from '../../src/core/sandbox/container-cgroup.js';
 import { ociLayout } from '../../src/core/sandbox/oci/oci-engine.js';
 import { findExecutable, RuntimeCli } from '../../src/core/sandbox/oci/runtime-cli.js';
 import {
@@ -151,7 +152,7 @@ export async function labelledContainers(service: Service): Promise<SandboxInfo[
 async function leftovers(service: Service): Promise<number> {
   const cgroups = ['/sys/fs/cgroup/memory', '/sys/fs/cgroup/pids', '/sys/fs/cgroup'].filter((h) => {
     try {
-      statSync(join(h, `code-runner-${service.config.SANDBOX_INSTANCE}`));
+      statSync(join(h, instanceCgroup(service.config.SANDBOX_INSTANCE)));
       return true;
     } catch {
       return false;

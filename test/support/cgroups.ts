@@ -1,8 +1,10 @@
 import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { instanceCgroup } from '../../src/core/sandbox/container-cgroup.js';
 
 /** The cgroup of a service instance in the memory hierarchy (cgroup v1, as on this machine). */
 export function instanceCgroupDir(instance: string): string {
-  return `/sys/fs/cgroup/memory/code-runner-${instance}`;
+  return path.join('/sys/fs/cgroup/memory', instanceCgroup(instance));
 }
 
 /** The cgroups the service keeps around its containers, one per container, sorted (none when the instance has none). */
