@@ -82,7 +82,11 @@ if ! engine_up; then
   as_root || { log "no Docker engine answers and this user cannot start one"; exit 1; }
   log "starting dockerd"
   mkdir -p /var/log
-  nohup dockerd >/var/log/dockerd.log 2>&1 &
+  # In a session of its own, as an init system starts it: the kernel weighs each session's processes
+  # as one group (autogroups), and the service raises its own session's weight over the engine's
+  # and the sandboxes' (docs/security.md, "CPU precedence"). Started in the caller's session, the
+  # engine, its shims and the runsc processes would share that raised weight with the service.
+  setsid nohup dockerd >/var/log/dockerd.log 2>&1 </dev/null &
   for _ in $(seq 1 60); do engine_up && break; sleep 0.5; done
   engine_up || { log "dockerd did not come up; see /var/log/dockerd.log"; exit 1; }
 fi

@@ -14,12 +14,13 @@ lint=$?
 [ $lint -eq 0 ] || echo "npm run lint failed (exit $lint): see above"
 reports=()
 status=0
-# One vitest pass: its JSON report is kept for the summary, a failure fails the run.
+# One vitest pass: its summary (test/support/summary-reporter.ts) is kept for the end, a failure
+# fails the run.
 pass() {
   local report
-  report=$(mktemp /tmp/vitest-report.XXXXXX.json)
+  report=$(mktemp /tmp/vitest-summary.XXXXXX.json)
   reports+=("$report")
-  npx vitest run --reporter=default --reporter=json --outputFile="$report" "$@" || status=$?
+  SUMMARY_REPORT="$report" npx vitest run --reporter=default --reporter=./test/support/summary-reporter.ts "$@" || status=$?
 }
 if [ $# -gt 0 ]; then
   pass "$@"
@@ -33,7 +34,9 @@ else
   echo "The attack suite under the oci driver (ATTACK_DRIVER=oci)"
   ATTACK_DRIVER=oci pass test/attacks
 fi
-# A pass whose report is missing or unreadable (vitest itself failed) counts as one failed check.
+# Every failure is named again at the end, because CI keeps only the tail of the output: a failed
+# test, a hook or file that failed outside its tests, an unhandled error, lint. A pass whose summary
+# is missing or unreadable (vitest itself failed) counts as one failed check.
 node -e '
   const fs = require("fs");
   const [lintStatus, ...reports] = process.argv.slice(1);
@@ -42,28 +45,21 @@ node -e '
   let skipped = 0;
   if (failed) console.log(`FAILED npm run lint (exit ${lintStatus})`);
   for (const file of reports) {
-    let r;
+    let summary;
     try {
-      r = JSON.parse(fs.readFileSync(file, "utf8"));
+      summary = JSON.parse(fs.readFileSync(file, "utf8"));
     } catch {
-      console.log(`FAILED a vitest pass: its report ${file} is missing or unreadable`);
+      console.log(`FAILED a vitest pass: its summary ${file} is missing or unreadable`);
       failed += 1;
       continue;
     }
-    // Named again here, at the end, because CI keeps only the tail of its output.
-    for (const result of r.testResults || []) {
-      const failures = (result.assertionResults || []).filter((t) => t.status === "failed");
-      for (const t of failures) {
-        console.log(`FAILED ${result.name} > ${t.fullName}`);
-        const message = String((t.failureMessages || [])[0] || "").split("\n");
-        console.log(message.filter((line) => !/node_modules|node:internal/.test(line)).slice(0, 15).join("\n"));
-      }
-      if (result.status === "failed" && failures.length === 0) console.log(`FAILED ${result.name}: ${result.message || "(no message)"}`);
+    for (const { where, message } of summary.failures) {
+      console.log(`FAILED ${where}`);
+      console.log(message.split("\n").filter((line) => !/node_modules|node:internal/.test(line)).slice(0, 15).join("\n"));
     }
-    passed += r.numPassedTests;
-    // a file that failed outside its tests (it did not load, a hook threw) fails the pass too
-    failed += r.numFailedTests || (r.success === false ? 1 : 0);
-    skipped += (r.numPendingTests || 0) + (r.numTodoTests || 0);
+    passed += summary.passed;
+    failed += summary.failed;
+    skipped += summary.skipped;
   }
   console.log(`${passed} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ""));
 ' "$lint" "${reports[@]}" || echo "0 passed, 1 failed"
