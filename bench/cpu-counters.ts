@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { instanceCgroup } from '../src/core/sandbox/container-cgroup.js';
 
 /** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s. */
 const TICK_MS = 10;
@@ -29,7 +30,7 @@ export function processCpu(pid: number): ProcessCpu {
  * containers during it. NaN when the cgroup is not there.
  */
 export function sandboxCgroupCpuMs(instance: string): number {
-  const name = `code-runner-${instance}`;
+  const name = instanceCgroup(instance);
   const v1 = path.join('/sys/fs/cgroup/cpuacct', name, 'cpuacct.usage');
   if (existsSync(v1)) return Number(readFileSync(v1, 'utf8').trim()) / 1e6;
   const v2 = path.join('/sys/fs/cgroup', name, 'cpu.stat');

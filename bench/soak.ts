@@ -28,6 +28,7 @@ import { ociLayout } from '../src/core/sandbox/oci/oci-engine.js';
 import { findExecutable, RuntimeCli } from '../src/core/sandbox/oci/runtime-cli.js';
 import { buildService, SERVICE_ARGS, SERVICE_ENV } from '../test/support/build-service.js';
 import { benchServiceEnv } from './targets/service.js';
+import { instanceCgroup } from '../src/core/sandbox/container-cgroup.js';
 
 const TOTAL = Number(process.env.SOAK_TOTAL ?? 300);
 const CONCURRENCY = Number(process.env.SOAK_CONCURRENCY ?? 8);
@@ -421,7 +422,7 @@ async function post(url: string, body: unknown, from: string): Promise<Reply> {
  * containers' cgroups under the instance's own (a cgroup that was not removed outlives the service).
  */
 function sandboxLister(docker: Docker, instance: string, dataDir: string): () => Promise<string[]> {
-  const parents = readdirSync('/sys/fs/cgroup').map((h) => path.join('/sys/fs/cgroup', h, `code-runner-${instance}`));
+  const parents = readdirSync('/sys/fs/cgroup').map((h) => path.join('/sys/fs/cgroup', h, instanceCgroup(instance)));
   const cgroups = () =>
     parents.flatMap((dir) =>
       existsSync(dir) ? readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? [e.name] : [])) : [],

@@ -9,6 +9,7 @@ import type { OciEngine } from '../../src/core/sandbox/oci/oci-engine.js';
 import type { OciSandbox } from '../../src/core/sandbox/oci/oci-sandbox.js';
 import { encodeJob } from '../../src/core/execute/run-job.js';
 import { startTestOciEngine } from '../support/oci-engine.js';
+import { instanceCgroup } from '../../src/core/sandbox/container-cgroup.js';
 
 const CGROUP_ROOT = '/sys/fs/cgroup';
 const instance = `h8cg-${process.pid}`;
@@ -18,7 +19,7 @@ let engine: OciEngine;
 /** The cgroup directories named `id` under the instance's cgroup, in every hierarchy (v1 controllers and the v2 root). */
 function cgroupsOf(id: string): string[] {
   const hierarchies = [CGROUP_ROOT, ...readdirSync(CGROUP_ROOT).map((entry) => path.join(CGROUP_ROOT, entry))];
-  return hierarchies.map((h) => path.join(h, `code-runner-${instance}`, id)).filter((dir) => existsSync(dir));
+  return hierarchies.map((h) => path.join(h, instanceCgroup(instance), id)).filter((dir) => existsSync(dir));
 }
 
 /** This process's children whose command line contains every one of `parts` (NUL-separated arguments). */
@@ -45,7 +46,9 @@ function containerProcesses(id: string): number[] {
     .filter((entry) => {
       try {
         const state = readFileSync(`/proc/${entry}/stat`, 'latin1').split(') ')[1][0];
-        return state !== 'Z' && state !== 'X' && readFileSync(`/proc/${entry}/cgroup`, 'utf8').includes(`/code-runner-${instance}/${id}`);
+        return (
+          state !== 'Z' && state !== 'X' && readFileSync(`/proc/${entry}/cgroup`, 'utf8').includes(`${instanceCgroup(instance)}/${id}`)
+        );
       } catch {
         return false;
       }
@@ -100,7 +103,7 @@ it('leaves no container cgroup when the runtime process is SIGKILLed while it cr
   // an empty cgroup as a runtime killed before its cleanup leaves it (what the soak found), left by an earlier start
   const orphan = `${instance}-0123456789abcdef`;
   const hierarchies = cgroupsOf('').map((dir) => path.dirname(dir));
-  for (const hierarchy of hierarchies) mkdirSync(path.join(hierarchy, `code-runner-${instance}`, orphan, 'runtime'), { recursive: true });
+  for (const hierarchy of hierarchies) mkdirSync(path.join(hierarchy, instanceCgroup(instance), orphan, 'runtime'), { recursive: true });
   await engine.sweep();
   expect(cgroupsOf(orphan), 'the orphan cgroups the sweep left').toEqual([]);
   expect(cgroupsOf(held.id).length, "the held sandbox's cgroups are kept").toBeGreaterThan(0);
