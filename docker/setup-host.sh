@@ -82,12 +82,19 @@ if ! engine_up; then
   as_root || { log "no Docker engine answers and this user cannot start one"; exit 1; }
   log "starting dockerd"
   mkdir -p /var/log
-  # In a session of its own, as an init system starts it: the kernel weighs each session's processes
-  # as one group (autogroups), and the service raises its own session's weight over the engine's
-  # and the sandboxes' (docs/security.md, "CPU precedence"). Started in the caller's session, the
-  # engine, its shims and the runsc processes would share that raised weight with the service.
+  # In a session of its own, as an init system starts it. The kernel weighs each session's processes
+  # as one group (autogroups) and the service raises its own session's weight (SERVICE_NICE,
+  # docs/security.md "CPU precedence"): inside the caller's session, dockerd's threads would compete
+  # with the service's event loop one for one while they copy a sandbox's output flood to it.
   setsid nohup dockerd >/var/log/dockerd.log 2>&1 </dev/null &
   for _ in $(seq 1 60); do engine_up && break; sleep 0.5; done
   engine_up || { log "dockerd did not come up; see /var/log/dockerd.log"; exit 1; }
+  # The engine's daemons (containerd runs in a session of its own too) get the service's weight: a
+  # container start is on the service's path (the warm pool's refill), and the sandboxes' code runs
+  # in cgroups of its own, out of their reach. Left at the default weight beside a busy raised
+  # session, the engine starts containers too slowly for the pool (a 503 after 5 s in CI).
+  if [ "$(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null)" = 1 ]; then
+    for pid in $(pgrep -x dockerd) $(pgrep -x containerd); do echo "${SERVICE_NICE:--10}" >"/proc/$pid/autogroup" || true; done
+  fi
 fi
 log "docker engine $(docker version --format '{{.Server.Version}}') is up; runtimes: $(docker info --format '{{range $k, $v := .Runtimes}}{{$k}} {{end}}')"
