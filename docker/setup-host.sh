@@ -89,12 +89,5 @@ if ! engine_up; then
   setsid nohup dockerd >/var/log/dockerd.log 2>&1 </dev/null &
   for _ in $(seq 1 60); do engine_up && break; sleep 0.5; done
   engine_up || { log "dockerd did not come up; see /var/log/dockerd.log"; exit 1; }
-  # The engine's daemons (containerd runs in a session of its own too) get the service's weight: a
-  # container start is on the service's path (the warm pool's refill), and the sandboxes' code runs
-  # in cgroups of its own, out of their reach. Left at the default weight beside a busy raised
-  # session, the engine starts containers too slowly for the pool (a 503 after 5 s in CI).
-  if [ "$(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null)" = 1 ]; then
-    for pid in $(pgrep -x dockerd) $(pgrep -x containerd); do echo "${SERVICE_NICE:--10}" >"/proc/$pid/autogroup" || true; done
-  fi
 fi
 log "docker engine $(docker version --format '{{.Server.Version}}') is up; runtimes: $(docker info --format '{{range $k, $v := .Runtimes}}{{$k}} {{end}}')"
