@@ -9,7 +9,7 @@ import { findExecutable, RuntimeCli } from '../../src/core/sandbox/oci/runtime-c
 import { connectDocker } from '../../src/core/sandbox/engine.js';
 import { startService, type Service } from '../../src/service.js';
 import { execute, isolatedEnv } from '../support/service.js';
-import { instanceCgroup } from '../../src/core/sandbox/container-cgroup.js';
+import { instanceCgroupsLeft } from '../support/cgroups.js';
 
 const BUDGET_MS = 5_000;
 /** Shared by the test files that use the oci driver, so the runner images are unpacked once. */
@@ -35,12 +35,11 @@ function hostProcessesWith(text: string): number[] {
 async function leftovers(dataDir: string, instance: string): Promise<Record<string, number>> {
   const layout = ociLayout(dataDir, instance, ROOTFS_DIR);
   const crun = new RuntimeCli('crun', findExecutable('crun') ?? 'crun', layout.state);
-  const cgroups = ['/sys/fs/cgroup/memory', '/sys/fs/cgroup/pids', '/sys/fs/cgroup'].map((h) => path.join(h, instanceCgroup(instance)));
   return {
     containers: existsSync(layout.state) ? (await crun.list()).length : 0,
     bundles: existsSync(layout.bundles) ? readdirSync(layout.bundles).length : 0,
     processes: hostProcessesWith(layout.state).length,
-    cgroups: cgroups.filter((dir) => existsSync(dir)).length,
+    cgroups: instanceCgroupsLeft(instance).length,
   };
 }
 

@@ -17,7 +17,6 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, expect, vi } from 'vitest';
 import type { Service } from '../../src/service.js';
-import { instanceCgroup } from '../../src/core/sandbox/container-cgroup.js';
 import { ociLayout } from '../../src/core/sandbox/oci/oci-engine.js';
 import { findExecutable, RuntimeCli } from '../../src/core/sandbox/oci/runtime-cli.js';
 import {
@@ -29,6 +28,7 @@ import {
   type ExecuteReply,
   type RawExecuteReply,
 } from '../support/service.js';
+import { instanceCgroupsLeft } from '../support/cgroups.js';
 
 /** The sandbox driver under attack: docker (the default) or oci. */
 const DRIVER = process.env.ATTACK_DRIVER === 'oci' ? 'oci' : 'docker';
@@ -150,14 +150,7 @@ export async function labelledContainers(service: Service): Promise<SandboxInfo[
  * either driver the instance's cgroups, which the service keeps around each container's.
  */
 async function leftovers(service: Service): Promise<number> {
-  const cgroups = ['/sys/fs/cgroup/memory', '/sys/fs/cgroup/pids', '/sys/fs/cgroup'].filter((h) => {
-    try {
-      statSync(join(h, instanceCgroup(service.config.SANDBOX_INSTANCE)));
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  const cgroups = instanceCgroupsLeft(service.config.SANDBOX_INSTANCE);
   if (service.config.SANDBOX_DRIVER !== 'oci') return (await leftoverContainers(service)) + cgroups.length;
   const { state } = ociLayout(service.config.DATA_DIR, service.config.SANDBOX_INSTANCE);
   return hostProcessesWith(state).length + cgroups.length;
