@@ -1,6 +1,6 @@
 // The oci sandbox driver (SANDBOX_DRIVER=oci): the same executions as through Docker, the
 // isolation checked from inside a sandbox, and nothing left behind after close or after a crash.
-import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,26 +10,13 @@ import { connectDocker } from '../../src/core/sandbox/engine.js';
 import { startService, type Service } from '../../src/service.js';
 import { execute, isolatedEnv } from '../support/service.js';
 import { instanceCgroupsLeft } from '../support/cgroups.js';
+import { hostProcessesWith } from '../support/host-processes.js';
 
 const BUDGET_MS = 5_000;
 /** Shared by the test files that use the oci driver, so the runner images are unpacked once. */
 const ROOTFS_DIR = path.join(os.tmpdir(), 'code-runner-oci-rootfs');
 const LIMITS = { memoryMb: 256, cpus: 1, pids: 64, tmpfsMb: 64, nofile: 256, fsizeMb: 32 };
 const oneCase = [{ args: { x: 1 }, expected: 1 }];
-
-/** Host processes whose command line contains `text`. */
-function hostProcessesWith(text: string): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry) && Number(entry) !== process.pid)
-    .filter((entry) => {
-      try {
-        return readFileSync(`/proc/${entry}/cmdline`, 'latin1').includes(text);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 /** What an instance could leave: containers in its state directory, bundles, runtime processes, cgroups. */
 async function leftovers(dataDir: string, instance: string): Promise<Record<string, number>> {

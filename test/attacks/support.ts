@@ -10,7 +10,7 @@
  * covered by test/api/execute-faults.test.ts.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -29,6 +29,7 @@ import {
   type RawExecuteReply,
 } from '../support/service.js';
 import { instanceCgroupsLeft } from '../support/cgroups.js';
+import { hostProcessesWith } from '../support/host-processes.js';
 
 /** The sandbox driver under attack: docker (the default) or oci. */
 const DRIVER = process.env.ATTACK_DRIVER === 'oci' ? 'oci' : 'docker';
@@ -546,20 +547,6 @@ function expectHealthyReply({ language, reply, elapsedMs }: HealthReply): void {
     [true, null, ''],
   ]);
   expect(elapsedMs, 'normal execution time').toBeLessThan(ANSWER_WITHIN_MS);
-}
-
-/** Host processes whose command line contains `text` (a sandbox process under runc is one). */
-export function hostProcessesWith(text: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'latin1').includes(text)) found.push(Number(entry));
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return found;
 }
 
 /** Polls the host for processes carrying `text` in their command line until `stop` resolves; whether any was seen. */
