@@ -82,12 +82,11 @@ async function howItEnded(sandbox: OciSandbox): Promise<string> {
  */
 async function runtimeProcessOf(sandbox: OciSandbox): Promise<number[]> {
   const since = Date.now();
-  let pids = childrenWith('run\0--bundle', sandbox.id);
-  while (pids.length === 0 && Date.now() - since < 2_000) {
+  for (;;) {
+    const pids = childrenWith('run\0--bundle', sandbox.id);
+    if (pids.length > 0 || Date.now() - since >= 2_000) return pids;
     await new Promise((resolve) => setTimeout(resolve, 2));
-    pids = childrenWith('run\0--bundle', sandbox.id);
   }
-  return pids;
 }
 
 /** SIGKILLs the sandbox's `crun run` process from outside, as the kernel or an operator could. */
