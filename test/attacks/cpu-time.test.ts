@@ -1,8 +1,9 @@
 // Attacks on wall-clock time: infinite loops, sleeping past the limit, hanging at load time,
 // never-settling promises, and work left running after the function returned.
 import { describe, expect, it } from 'vitest';
-import { attack, attackBeside, BUDGET_MS, eventually, marker, RUNTIMES, useAttackService, watchHostProcesses } from './support.js';
+import { attack, attackBeside, BUDGET_MS, marker, RUNTIMES, useAttackService, watchHostProcesses } from './support.js';
 import { hostProcessesWith } from '../support/host-processes.js';
+import { eventually } from '../support/eventually.js';
 
 const threeCases = [1, 2, 3].map((x) => ({ args: { x }, expected: x }));
 

@@ -2,8 +2,9 @@
 // double-forked daemon) that keeps writing a file and printing. When the answer is back, the
 // process must be gone from the host, and the next execution must see neither it nor its file.
 import { describe, expect, it } from 'vitest';
-import { attack, eventually, marker, RUNTIMES, useAttackService, watchHostProcesses } from './support.js';
+import { attack, marker, RUNTIMES, useAttackService, watchHostProcesses } from './support.js';
 import { hostProcessesWith } from '../support/host-processes.js';
+import { eventually } from '../support/eventually.js';
 
 const PYTHON_PLANT = `import os, subprocess, sys, time
 LOOP = "import sys, time\\nwhile True:\\n    open('/tmp/' + sys.argv[1], 'a').write('x')\\n    print(sys.argv[1], flush=True)\\n    time.sleep(0.1)\\n"

@@ -3,7 +3,8 @@
 // resolves the process may exit at once (src/main.ts does), so nothing may still be pending.
 import { describe, expect, it } from 'vitest';
 import { execute, leftoverContainers, startTestService } from '../support/service.js';
-import { BUDGET_MS, eventually, RUNTIMES } from './support.js';
+import { BUDGET_MS, RUNTIMES } from './support.js';
+import { eventually } from '../support/eventually.js';
 
 describe.each(RUNTIMES)('shutdown under %s', (runtime) => {
   it('closing right after a burst leaves no container, checked the moment close() resolves', async () => {

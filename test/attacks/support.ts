@@ -30,6 +30,7 @@ import {
 } from '../support/service.js';
 import { instanceCgroupsLeft } from '../support/cgroups.js';
 import { hostProcessesWith } from '../support/host-processes.js';
+import { eventually } from '../support/eventually.js';
 
 /** The sandbox driver under attack: docker (the default) or oci. */
 const DRIVER = process.env.ATTACK_DRIVER === 'oci' ? 'oci' : 'docker';
@@ -563,16 +564,6 @@ export async function watchHostProcesses(text: string, stop: Promise<unknown>): 
     await sleep(50);
   }
   return seen;
-}
-
-/** Waits until `check` holds (polling), up to `timeoutMs`; returns whether it did. */
-export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 5_000, everyMs = 100): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return true;
-    if (Date.now() > deadline) return false;
-    await sleep(everyMs);
-  }
 }
 
 /** The docker bridge's gateway address on the host (where containers on the default bridge reach it). */

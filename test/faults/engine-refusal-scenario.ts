@@ -2,6 +2,7 @@ import { expect, onTestFailed } from 'vitest';
 import type { PoolStats } from '../../src/core/sandbox/pool.js';
 import type { Service } from '../../src/service.js';
 import { execute, startTestService, type ExecuteReply } from '../support/service.js';
+import { eventually } from '../support/eventually.js';
 
 /** How the engine is made to refuse: the Docker proxy or the runtime wrapper. */
 export interface EngineFault {
@@ -54,15 +55,6 @@ function accounted(service: Service): number {
   return sum(service.runner.stats().pools, (s) => s.ready + s.starting + s.inUse + s.stranded);
 }
 
-async function until(what: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await what()) return true;
-    await wait(100);
-  }
-  return what();
-}
-
 export interface RefusalFigures {
   /** From the end of the refusal until no container of the instance was left beyond the warm pool. */
   sweptMs: number;
@@ -99,7 +91,7 @@ export async function refusalScenario(
   const note = (line: string) => report.push(line);
 
   const warm = () => service.runner.stats().pools.python.ready >= 1 && service.runner.stats().pools.node.ready >= 1;
-  expect(await until(warm, 60_000), 'the warm containers came up').toBe(true);
+  expect(await eventually(warm, 60_000), 'the warm containers came up').toBe(true);
   await fault.refuse();
   const refusedAt = Date.now();
   const timed = async (body: object): Promise<ExecuteReply> => {
@@ -119,10 +111,10 @@ export async function refusalScenario(
 
   // The retired containers that could not be removed are still there, and still in the budget.
   expect(
-    await until(() => sum(service.runner.stats().pools, (s) => s.stranded) === stranded, 5_000),
+    await eventually(() => sum(service.runner.stats().pools, (s) => s.stranded) === stranded, 5_000),
     `${stranded} containers are held as stranded`,
   ).toBe(true);
-  await until(() => sum(service.runner.stats().pools, (s) => s.starting) === 0, 10_000);
+  await eventually(() => sum(service.runner.stats().pools, (s) => s.starting) === 0, 10_000);
   const during = { exist: await containers(), counted: accounted(service) };
   note(
     `while refused: ${during.exist} containers exist, the pools count ${during.counted}; refused so far ${JSON.stringify(fault.refused())}`,
@@ -136,7 +128,7 @@ export async function refusalScenario(
   await fault.accept();
   const acceptedAt = Date.now();
   const warmOnly = async () => sum(service.runner.stats().pools, (s) => s.stranded) === 0 && (await containers()) === accounted(service);
-  const swept = await until(warmOnly, SWEEP_INTERVAL_MS + 3_000);
+  const swept = await eventually(warmOnly, SWEEP_INTERVAL_MS + 3_000);
   figures.sweptMs = Date.now() - acceptedAt;
   note(`swept ${swept} ${figures.sweptMs} ms after the engine accepted again`);
   expect(swept, `the leftovers were removed within the sweep interval (${SWEEP_INTERVAL_MS} ms) and a margin`).toBe(true);

@@ -9,6 +9,7 @@ import type { OciEngine } from '../../src/core/sandbox/oci/oci-engine.js';
 import type { OciSandbox } from '../../src/core/sandbox/oci/oci-sandbox.js';
 import { encodeJob } from '../../src/core/execute/run-job.js';
 import { startTestOciEngine } from '../support/oci-engine.js';
+import { eventually } from '../support/eventually.js';
 import { instanceCgroup } from '../../src/core/sandbox/container-cgroup.js';
 
 const CGROUP_ROOT = '/sys/fs/cgroup';
@@ -81,12 +82,9 @@ async function howItEnded(sandbox: OciSandbox): Promise<string> {
  * reads empty, a window a loaded machine widens (a CI run found none), so it is looked for again.
  */
 async function runtimeProcessOf(sandbox: OciSandbox): Promise<number[]> {
-  const since = Date.now();
-  for (;;) {
-    const pids = childrenWith('run\0--bundle', sandbox.id);
-    if (pids.length > 0 || Date.now() - since >= 2_000) return pids;
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
+  let pids: number[] = [];
+  await eventually(() => (pids = childrenWith('run\0--bundle', sandbox.id)).length > 0, 2_000, 2);
+  return pids;
 }
 
 /** SIGKILLs the sandbox's `crun run` process from outside, as the kernel or an operator could. */
